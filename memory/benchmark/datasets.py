@@ -1,0 +1,336 @@
+"""Dataset evaluators: our search and the baselines, scored on the same questions.
+
+Contract:
+
+- ``search(scope_user, question, as_of) -> SearchOutcome`` is the system under
+  test (the CLI passes the query engine; tests pass a stub). ``ranked_refs``
+  are turn refs best first, ``context_refs[i]`` the neighbour refs shown with
+  ``ranked_refs[i]``, ``abstained`` whether the answer was UNKNOWN.
+- ``evaluate_locomo`` queries scope ``sample_id`` with no as-of;
+  ``evaluate_longmemeval`` scope ``question_id`` as of the question's date.
+  Each baseline (``baselines.prepare_baselines``) runs on the same haystack and
+  abstains exactly when it returns nothing.
+- The report is the DESIGN §7 object: ``dataset``, ``questions``, ``metrics``,
+  ``by_category``, ``baselines`` ({name: {metrics, by_category}}),
+  ``unresolved_evidence``, ``misses`` (ours only), plus the configuration and
+  per-system seconds. Metrics are means over the questions where they are
+  defined (``metrics.mean``), rounded to 4 places; ``None`` means "no question
+  defined it".
+- LoCoMo: recall/MRR over categories 1-4 with resolvable evidence, strict and
+  ``with_context``; category 5 is scored only as abstention. LongMemEval:
+  session-level metrics rank sessions by the first appearance of their turns;
+  ``_abs`` questions are scored only as abstention.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from memory.benchmark import metrics as m
+from memory.benchmark.baselines import BASELINES, BM25_PARAMS, RRF_K, TOKENIZER, prepare_baselines
+from memory.importers import Conversation, Question, Turn
+
+OURS = "ours"
+SYSTEMS = (OURS, *BASELINES)
+
+LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+LOCOMO_ADVERSARIAL = 5
+LOCOMO_KS = (1, 5, 10, 20)
+MISS_TOP = 10
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SearchOutcome:
+    """What one search returned, reduced to what the evaluators score."""
+
+    ranked_refs: list[str]
+    context_refs: list[list[str]] = field(default_factory=list)
+    abstained: bool = False
+
+
+Search = Callable[[str, str, str | None], SearchOutcome]
+
+
+class _Stopwatch:
+    """Per-system seconds; the timer is injected so reports can be made deterministic."""
+
+    def __init__(self, timer: Callable[[], float]) -> None:
+        self.timer = timer
+        self.seconds = dict.fromkeys(SYSTEMS, 0.0)
+
+    def run(self, name: str, function: Callable, *args):
+        start = self.timer()
+        try:
+            return function(*args)
+        finally:
+            self.seconds[name] += self.timer() - start
+
+
+def _runners(search: Search, turns: Sequence[Turn], limit: int, stopwatch: _Stopwatch) -> dict[str, Callable]:
+    # Index building is charged to bm25_turns: it is the only baseline that builds ahead.
+    rankers = stopwatch.run("bm25_turns", prepare_baselines, turns)
+    runners: dict[str, Callable] = {OURS: search}
+    for name, rank in rankers.items():
+        runners[name] = lambda scope, question, as_of, rank=rank: _baseline_outcome(rank(question, limit))
+    return runners
+
+
+def _baseline_outcome(refs: list[str]) -> SearchOutcome:
+    return SearchOutcome(ranked_refs=refs, context_refs=[], abstained=not refs)
+
+
+def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, question: str, as_of: str | None) -> dict[str, SearchOutcome]:
+    return {name: stopwatch.run(name, run, scope, question, as_of) for name, run in runners.items()}
+
+
+# --- LoCoMo -----------------------------------------------------------------------
+
+
+def evaluate_locomo(
+    conversations: Sequence[Conversation],
+    search: Search,
+    *,
+    limit: int = 20,
+    progress: Progress | None = None,
+    timer: Callable[[], float] = time.perf_counter,
+) -> dict:
+    """Score ``search`` and the baselines on every LoCoMo question (see module docstring)."""
+    total = sum(len(conversation.questions) for conversation in conversations)
+    stopwatch = _Stopwatch(timer)
+    rows: dict[str, list[dict]] = {name: [] for name in SYSTEMS}
+    misses: list[dict] = []
+    unresolved: list[dict] = []
+    done = 0
+    for conversation in conversations:
+        runners = _runners(search, conversation.turns, limit, stopwatch)
+        known = [turn.ref for turn in conversation.turns]
+        for item in conversation.questions:
+            gold, bad = m.normalize_evidence(item.evidence, known)
+            unresolved += [{"sample_id": conversation.sample_id, "question_index": item.index, "evidence": piece} for piece in bad]
+            outcomes = _run_all(runners, stopwatch, conversation.sample_id, item.question, None)
+            for name, outcome in outcomes.items():
+                rows[name].append(_locomo_row(item.category, gold, outcome))
+            misses += _locomo_misses(conversation.sample_id, item, gold, rows[OURS][-1], outcomes[OURS])
+            done += 1
+            if progress:
+                progress(done, total)
+    return _report("locomo", total, rows, _locomo_category, misses, stopwatch, limit) | {
+        "unresolved_evidence": len(unresolved),
+        "unresolved_evidence_ids": unresolved,
+        "excluded_without_evidence": sum(1 for row in rows[OURS] if not row["should_abstain"] and not row["scored"]),
+    }
+
+
+def _locomo_row(category: int, gold: list[str], outcome: SearchOutcome) -> dict:
+    adversarial = category == LOCOMO_ADVERSARIAL
+    # Category 5 evidence points at the distracting turn, not at support: never recall gold.
+    scored_gold = [] if adversarial else gold
+    groups = m.with_context(outcome.ranked_refs, outcome.context_refs)
+    return {
+        "category": category,
+        "scored": bool(scored_gold),
+        "should_abstain": adversarial,
+        "abstained": outcome.abstained,
+        "scores": _ranking_scores(outcome.ranked_refs, scored_gold),
+        "with_context": _ranking_scores(groups, scored_gold),
+    }
+
+
+def _ranking_scores(ranked: Sequence, gold: list[str]) -> dict[str, float | None]:
+    scores = {f"recall@{k}": m.recall_at_k(ranked, gold, k) for k in LOCOMO_KS}
+    scores["mrr"] = m.mrr(ranked, gold)
+    return scores
+
+
+def _locomo_category(row: dict) -> str:
+    return LOCOMO_CATEGORIES[row["category"]]
+
+
+def _locomo_misses(sample_id: str, item, gold: list[str], row: dict, outcome: SearchOutcome) -> list[dict]:
+    reason = _miss_reason(row, "recall@10")
+    if reason is None:
+        return []
+    return [{
+        "sample_id": sample_id,
+        "question_index": item.index,
+        "category": LOCOMO_CATEGORIES[item.category],
+        "reason": reason,
+        "question": item.question,
+        "gold": gold,
+        "recall@10": row["scores"]["recall@10"],
+        "returned": outcome.ranked_refs[:MISS_TOP],
+    }]
+
+
+def _miss_reason(row: dict, recall_key: str) -> str | None:
+    """Why a question counts as missed, or None; abstention errors first, they hide retrieval."""
+    if row["abstained"] and not row["should_abstain"]:
+        return "false_abstention"
+    if row["should_abstain"] and not row["abstained"]:
+        return "did_not_abstain"
+    recall = row["scores"][recall_key]
+    if recall is not None and recall < 1.0:
+        return f"gold_not_in_top_{MISS_TOP}"
+    return None
+
+
+# --- LongMemEval --------------------------------------------------------------------
+
+
+def evaluate_longmemeval(
+    questions: Sequence[Question],
+    search: Search,
+    *,
+    limit: int = 50,
+    progress: Progress | None = None,
+    timer: Callable[[], float] = time.perf_counter,
+) -> dict:
+    """Score ``search`` and the baselines on every LongMemEval question (see module docstring)."""
+    stopwatch = _Stopwatch(timer)
+    rows: dict[str, list[dict]] = {name: [] for name in SYSTEMS}
+    misses: list[dict] = []
+    for done, item in enumerate(questions, start=1):
+        runners = _runners(search, item.turns, limit, stopwatch)
+        outcomes = _run_all(runners, stopwatch, item.question_id, item.question, item.question_as_of)
+        for name, outcome in outcomes.items():
+            rows[name].append(_lme_row(item, outcome))
+        misses += _lme_misses(item, rows[OURS][-1], outcomes[OURS])
+        if progress:
+            progress(done, len(questions))
+    late = [_gold_sessions_after_as_of(item) for item in questions]
+    return _report("longmemeval", len(questions), rows, _lme_category, misses, stopwatch, limit) | {
+        "unresolved_evidence": 0,
+        "gold_sessions_after_question_date": {"sessions": sum(late), "questions": sum(1 for n in late if n)},
+        "empty_turns_skipped": sum(item.empty_turns for item in questions),
+    }
+
+
+def ranked_sessions(ranked_refs: Iterable[str], session_of: Callable[[str], str | None]) -> list[str]:
+    """Session ids in the order their first turn appears; refs of unknown sessions are skipped."""
+    sessions: list[str] = []
+    for ref in ranked_refs:
+        session = session_of(ref)
+        if session is not None and session not in sessions:
+            sessions.append(session)
+    return sessions
+
+
+def _lme_row(item: Question, outcome: SearchOutcome) -> dict:
+    # Abstention questions have no evidence: they are excluded from every recall figure.
+    gold_sessions = [] if item.is_abstention else list(item.answer_session_ids)
+    gold_turns = [] if item.is_abstention else list(item.answer_turn_refs)
+    sessions = ranked_sessions(outcome.ranked_refs, item.session_of)
+    scores = {
+        "recall@5": m.recall_at_k(sessions, gold_sessions, 5),
+        "recall@10": m.recall_at_k(sessions, gold_sessions, 10),
+        "recall_any@5": m.recall_any_at_k(sessions, gold_sessions, 5),
+        "recall_any@10": m.recall_any_at_k(sessions, gold_sessions, 10),
+        "recall_all@5": m.recall_all_at_k(sessions, gold_sessions, 5),
+        "recall_all@10": m.recall_all_at_k(sessions, gold_sessions, 10),
+        "ndcg@5": m.ndcg_at_k(sessions, gold_sessions, 5),
+        "ndcg@10": m.ndcg_at_k(sessions, gold_sessions, 10),
+        "mrr": m.mrr(sessions, gold_sessions),
+        "turn_recall@10": m.recall_at_k(outcome.ranked_refs, gold_turns, 10),
+        "turn_recall@50": m.recall_at_k(outcome.ranked_refs, gold_turns, 50),
+    }
+    return {
+        "question_type": item.question_type,
+        "scored": bool(gold_sessions),
+        "should_abstain": item.is_abstention,
+        "abstained": outcome.abstained,
+        "scores": scores,
+        "sessions": sessions,
+    }
+
+
+def _lme_category(row: dict) -> str:
+    return row["question_type"]
+
+
+def _lme_misses(item: Question, row: dict, outcome: SearchOutcome) -> list[dict]:
+    reason = _miss_reason(row, "recall_all@10")
+    if reason is None:
+        return []
+    return [{
+        "question_id": item.question_id,
+        "category": item.question_type,
+        "reason": reason,
+        "question": item.question,
+        "gold": list(item.answer_session_ids),
+        "gold_turns": list(item.answer_turn_refs),
+        "recall_all@10": row["scores"]["recall_all@10"],
+        "returned": outcome.ranked_refs[:MISS_TOP],
+        "returned_sessions": row["sessions"][:MISS_TOP],
+    }]
+
+
+def _gold_sessions_after_as_of(item: Question) -> int:
+    """Gold sessions dated after the question: an as-of search cannot see them (a dataset quirk)."""
+    if item.is_abstention:
+        return 0
+    late = {item.session_ids[turn.session] for turn in item.turns if turn.date > item.question_as_of}
+    return len(late & set(item.answer_session_ids))
+
+
+# --- report assembly ------------------------------------------------------------------
+
+
+def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_of, misses, stopwatch, limit) -> dict:
+    systems = {name: _system_report(system_rows, category_of) for name, system_rows in rows.items()}
+    ours = systems.pop(OURS)
+    return {
+        "dataset": dataset,
+        "questions": questions,
+        "metrics": ours["metrics"],
+        "by_category": ours["by_category"],
+        "baselines": systems,
+        "misses": misses,
+        "limit": limit,
+        "baseline_config": {"tokenizer": TOKENIZER, "bm25": dict(BM25_PARAMS), "rrf_k": RRF_K},
+        "timing_seconds": {name: round(seconds, 3) for name, seconds in stopwatch.seconds.items()},
+    }
+
+
+def _system_report(rows: list[dict], category_of: Callable[[dict], str]) -> dict:
+    by_category: dict[str, list[dict]] = {}
+    for row in rows:
+        by_category.setdefault(category_of(row), []).append(row)
+    return {
+        "metrics": _summary(rows),
+        "by_category": {name: _summary(category_rows) for name, category_rows in _sorted_categories(by_category)},
+    }
+
+
+def _sorted_categories(by_category: dict[str, list[dict]]) -> list[tuple[str, list[dict]]]:
+    # LoCoMo categories keep their official numbering; other datasets sort by name.
+    def key(entry: tuple[str, list[dict]]) -> tuple:
+        return (entry[1][0].get("category", 0), entry[0])
+
+    return sorted(by_category.items(), key=key)
+
+
+def _summary(rows: list[dict]) -> dict:
+    answerable = [row for row in rows if not row["should_abstain"]]
+    false_abstentions = sum(1 for row in answerable if row["abstained"])
+    summary = {"questions": len(rows), "scored": sum(1 for row in rows if row["scored"])}
+    summary |= _means(row["scores"] for row in rows)
+    if rows and "with_context" in rows[0]:
+        summary["with_context"] = _means(row["with_context"] for row in rows)
+    abstention = m.abstention_scores((row["abstained"], row["should_abstain"]) for row in rows)
+    summary |= {key: _round(value) for key, value in abstention.items()}
+    summary["false_abstentions"] = false_abstentions
+    summary["false_abstention_rate"] = _round(false_abstentions / len(answerable)) if answerable else None
+    return summary
+
+
+def _means(score_dicts: Iterable[dict[str, float | None]]) -> dict[str, float | None]:
+    score_dicts = list(score_dicts)
+    keys = score_dicts[0].keys() if score_dicts else ()
+    return {key: _round(m.mean(scores[key] for scores in score_dicts)) for key in keys}
+
+
+def _round(value):
+    return round(value, 4) if isinstance(value, float) else value

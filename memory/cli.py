@@ -1,0 +1,509 @@
+"""The command line: parse options, call the library, print. The only click importer.
+
+Exit codes (one table, applied in ``_run``): 0 success (an UNKNOWN answer is a
+success); 1 unexpected; 2 usage; 3 bad input; 4 bad policy; 5 refused;
+6 not found; 7 store problem (doctor found problems); 8 bad dataset;
+9 remote planner; 10 a benchmark gate failed.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import uuid
+from pathlib import Path
+
+import click
+
+from . import vocabulary as V
+from .errors import InputError, MemoryStoreError, UsageError
+
+EPILOG_EXIT = "Exit codes: 0 ok, 2 usage, 3 bad input, 5 refused, 6 not found, 7 store problem."
+
+
+# -- plumbing ----------------------------------------------------------------
+
+def _clock():
+    from .clock import clock_from_env, normalize_instant
+    pinned = os.environ.get("MEMORY_NOW")
+    if pinned:
+        try:
+            normalize_instant(pinned)
+        except ValueError:
+            raise UsageError("MEMORY_NOW is not a valid ISO 8601 instant", code="invalid_date") from None
+    return clock_from_env()
+
+
+def _open_store(ctx, *, create: bool = False):
+    from .paths import store_root
+    from .store import Store
+    root = store_root(ctx.obj.get("store"))
+    factory = Store.create if create else Store.open
+    return factory(root, clock=_clock())
+
+
+def _emit(value, as_json: bool, text=None) -> None:
+    from .jsonio import dumps_text
+    if as_json:
+        click.echo(dumps_text(value))
+    else:
+        click.echo(text(value) if text else dumps_text(value, pretty=True))
+
+
+def _run(as_json_param: str = "as_json"):
+    """Translate library errors to output and exit status, in one place."""
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            as_json = kwargs.get(as_json_param, False)
+            try:
+                return func(*args, **kwargs)
+            except MemoryStoreError as exc:
+                if as_json:
+                    from .jsonio import dumps_text
+                    click.echo(dumps_text({"error": exc.to_json()}))
+                else:
+                    click.echo(f"error [{exc.code}]: {exc.message}", err=True)
+                sys.exit(exc.exit_code)
+            except (click.exceptions.Exit, click.ClickException, SystemExit, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # never a traceback, never content: the type names the fault
+                if os.environ.get("MEMORY_DEBUG"):
+                    raise
+                message = f"internal error ({type(exc).__name__}); rerun with MEMORY_DEBUG=1 for details"
+                if as_json:
+                    from .jsonio import dumps_text
+                    click.echo(dumps_text({"error": {"code": "internal_error", "message": message}}))
+                else:
+                    click.echo(f"error [internal_error]: {message}", err=True)
+                sys.exit(1)
+        return wrapper
+    return decorate
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSONL for streams).")
+user_option = click.option("--user", "-u", required=True, help="The caller's scope: user:<USER>.")
+
+
+def _scope(user: str) -> dict:
+    from .store import user_scope
+    return user_scope(user)
+
+
+def _instant(value: str | None, name: str) -> str | None:
+    if value is None:
+        return None
+    from .clock import normalize_instant
+    try:
+        return normalize_instant(value)
+    except ValueError:
+        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store", type=click.Path(file_okay=False), default=None,
+              help="Store folder (default: $MEMORY_STORE, else ./data).")
+@click.version_option(package_name="memory-ledger", prog_name="memory")
+@click.pass_context
+def main(ctx, store):
+    """memory: a policy-governed memory ledger for agents.
+
+    \b
+    Example:
+      memory query "where does the user live?" --user demo
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["store"] = store
+
+
+# -- store ---------------------------------------------------------------------
+
+@main.command()
+@click.option("--accept-policies", is_flag=True, help="Pin the current policy files (after reviewing a change).")
+@json_option
+@click.pass_context
+@_run()
+def init(ctx, accept_policies, as_json):
+    """Create a store (or re-pin its policies).
+
+    \b
+    Example:
+      memory --store ./mystore init
+    """
+    store = _open_store(ctx, create=True)
+    if accept_policies:
+        store.pin_policies()
+    out = {"store": str(store.root), "policy_sha256": store.marker()["policy_sha256"]}
+    _emit(out, as_json, lambda o: f"store ready at {o['store']}")
+
+
+@main.command()
+@click.option("--envelope", "-e", "source", default="-", show_default=True,
+              help="Envelope file, or - for standard input.")
+@json_option
+@click.pass_context
+@_run()
+def mutate(ctx, source, as_json):
+    """Apply one mutation envelope (JSON) through the mutation policy.
+
+    \b
+    Example:
+      echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json
+    Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5.
+    """
+    raw = _read_source(source)
+    store = _open_store(ctx)
+    result = store.mutate(raw)
+    _emit(result, as_json, _result_text)
+    if result["status"] == "refused":
+        sys.exit(5)
+
+
+def _read_source(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError:
+        raise InputError(f"cannot read {source}", code="file_not_found") from None
+
+
+def _result_text(result: dict) -> str:
+    if result["status"] == "refused":
+        return f"refused [{result['error']['code']}]: {result['error']['message']}"
+    where = f" {result['record_id']}" if result["record_id"] else ""
+    rev = f" r{result['revision']}" if result["revision"] else ""
+    return f"{result['status']}: {result['operation']}{where}{rev}"
+
+
+@main.command()
+@click.argument("source", default="-")
+@click.option("--batch-size", default=500, show_default=True, type=click.IntRange(1, 100000),
+              help="Envelopes per durable group commit.")
+@json_option
+@click.pass_context
+@_run()
+def apply(ctx, source, batch_size, as_json):
+    """Apply a JSONL file of envelopes; one JSON result line per envelope.
+
+    \b
+    Example:
+      memory apply envelopes.jsonl > results.jsonl
+    Exits 5 when any envelope was refused (the others are applied).
+    """
+    from .jsonio import dumps_text
+    store = _open_store(ctx)
+    lines = [line for line in _read_source(source).splitlines() if line.strip()]
+    refused = 0
+    with _progress(len(lines), "applying") as bar:
+        for result in store.apply(lines, batch_size=batch_size, progress=bar.update):
+            refused += result["status"] == "refused"
+            click.echo(dumps_text(result))
+    if refused:
+        sys.exit(5)
+
+
+def _progress(total: int, label: str):
+    """A progress bar on a terminal (stderr), silent otherwise."""
+    shown = sys.stderr.isatty()
+    return click.progressbar(length=total, label=label, file=sys.stderr if shown else open(os.devnull, "w"))
+
+
+# -- human conveniences ----------------------------------------------------------
+
+def _envelope(operation: str, user: str, *, record_id=None, key=None, payload=None, valid=None,
+              reason=None, actor_type="user_via_agent", tx=None) -> dict:
+    envelope = {
+        "schema_version": "memory.envelope.v1",
+        "transaction_id": tx or f"cli-{uuid.uuid4().hex}",
+        "operation": operation,
+        "actor": {"type": actor_type, "id": os.environ.get("USER") or "cli"},
+        "source": {"type": "explicit_user", "ref": "memory-cli", "observed_at": None,
+                   "evidence_hash": None, "session": None, "speaker": None},
+        "target": {"record_id": record_id, "memory_key": key, "scope": _scope(user)},
+        "reason": reason or f"{operation} from the command line",
+    }
+    if payload is not None:
+        envelope["payload"] = payload
+    if valid is not None:
+        envelope["valid_time"] = valid
+    return envelope
+
+
+def _submit(ctx, envelope: dict, as_json: bool) -> None:
+    store = _open_store(ctx)
+    result = store.mutate(envelope)
+    _emit(result, as_json, _result_text)
+    if result["status"] == "refused":
+        sys.exit(5)
+
+
+tx_option = click.option("--tx", default=None, help="Transaction id (default: a fresh one).")
+reason_option = click.option("--reason", default=None, help="Why (kept in the transition row).")
+
+
+@main.command()
+@click.argument("statement")
+@user_option
+@click.option("--key", "-k", default=None, help="memory_key, e.g. user.home_city (not for episodes).")
+@click.option("--kind", type=click.Choice(V.KINDS), default="fact", show_default=True)
+@click.option("--from", "valid_from", default=None, help="When it became true (default: now).")
+@click.option("--alias", "aliases", multiple=True, help="Another way to ask for it (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--sensitivity", type=click.Choice(V.CLASSIFICATIONS), default="private", show_default=True)
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def add(ctx, statement, user, key, kind, valid_from, aliases, tags, sensitivity, tx, reason, as_json):
+    """Add a memory the user stated.
+
+    \b
+    Example:
+      memory add "The user lives in Berlin." --user demo --key user.home_city --alias "home city"
+    """
+    envelope = _envelope("add", user, key=key, tx=tx, reason=reason,
+                         payload={"kind": kind, "statement": statement, "aliases": list(aliases),
+                                  "tags": list(tags)},
+                         valid={"from": _instant(valid_from, "--from"), "to": None})
+    envelope["sensitivity"] = {"classification": sensitivity}
+    _submit(ctx, envelope, as_json)
+
+
+@main.command()
+@click.argument("statement")
+@user_option
+@click.option("--key", "-k", default=None, help="memory_key of the active record to supersede.")
+@click.option("--id", "record_id", default=None, help="Record id of the active record to supersede.")
+@click.option("--from", "valid_from", default=None, help="When the new value starts (default: now).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def update(ctx, statement, user, key, record_id, valid_from, tx, reason, as_json):
+    """Supersede an active memory with a new value (the old one is retired, linked).
+
+    \b
+    Example:
+      memory update "The user lives in Lisbon." --user demo --key user.home_city --from 2026-01-01
+    """
+    if not key and not record_id:
+        raise UsageError("name the record: --key or --id", code="usage_error")
+    _submit(ctx, _envelope("update", user, record_id=record_id, key=key, tx=tx, reason=reason,
+                           payload={"statement": statement},
+                           valid={"from": _instant(valid_from, "--from"), "to": None}), as_json)
+
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@click.option("--at", "valid_to", default=None, help="When it stopped holding (default: now).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def retire(ctx, record_id, user, valid_to, tx, reason, as_json):
+    """Close a memory's validity; its history is kept.
+
+    \b
+    Example:
+      memory retire mem_0123456789abcdef01234567 --user demo --at 2026-03-01
+    """
+    _submit(ctx, _envelope("retire", user, record_id=record_id, tx=tx, reason=reason,
+                           valid={"from": None, "to": _instant(valid_to, "--at")}), as_json)
+
+
+@main.command()
+@click.argument("record_id", required=False)
+@user_option
+@click.option("--key", "-k", default=None, help="memory_key of the active record to forget.")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def forget(ctx, record_id, user, key, tx, reason, as_json):
+    """Reject a memory and tombstone its value so it can never be stored again.
+
+    \b
+    Example:
+      memory forget --user demo --key user.favourite_food
+    """
+    if not key and not record_id:
+        raise UsageError("name the record: RECORD_ID or --key", code="usage_error")
+    _submit(ctx, _envelope("forget", user, record_id=record_id, key=key, tx=tx, reason=reason), as_json)
+
+
+@main.command()
+@click.argument("record_id", required=False)
+@user_option
+@click.option("--whole-scope", is_flag=True, help="Erase every record of the user's scope.")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def erase(ctx, record_id, user, whole_scope, tx, reason, as_json):
+    """Remove a memory's content from every file (privacy); a content-free audit row remains.
+
+    \b
+    Example:
+      memory erase mem_0123456789abcdef01234567 --user demo --reason "user asked"
+    """
+    if bool(record_id) == bool(whole_scope):
+        raise UsageError("name one RECORD_ID, or pass --whole-scope", code="usage_error")
+    _submit(ctx, _envelope("erase", user, record_id=record_id, tx=tx, reason=reason), as_json)
+
+
+# -- reading ---------------------------------------------------------------------
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@json_option
+@click.pass_context
+@_run()
+def get(ctx, record_id, user, as_json):
+    """Show a record's current revision (only within your scope).
+
+    \b
+    Example:
+      memory get mem_0123456789abcdef01234567 --user demo --json
+    """
+    store = _open_store(ctx)
+    _emit(store.get(record_id, _scope(user)), as_json, _record_text)
+
+
+def _record_text(record: dict) -> str:
+    valid = record["valid_time"]
+    return (f"{record['id']} r{record['revision']} [{record['status']}] {record['kind']}"
+            f" {record['memory_key'] or ''}\n  {record['statement']}\n"
+            f"  valid {valid['from']} .. {valid['to'] or 'open'}; recorded {record['recorded_time']['recorded_at']}"
+            f" by {record['recorded_time']['recorded_by']}")
+
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@json_option
+@click.pass_context
+@_run()
+def history(ctx, record_id, user, as_json):
+    """Show every revision of a record with its transition row.
+
+    \b
+    Example:
+      memory history mem_0123456789abcdef01234567 --user demo
+    """
+    store = _open_store(ctx)
+    revisions = store.history(record_id, _scope(user))
+
+    def text(revs):
+        rows = []
+        for r in revs:
+            t = r["transition"]
+            rows.append(f"r{r['revision']} {t['recorded_at']} {t['operation']}: {t['from_status'] or '-'} -> "
+                        f"{t['to_status']} by {t['actor']['type']}:{t['actor']['id']} ({t['reason'] or ''})")
+        return "\n".join(rows)
+    _emit(revisions, as_json, text)
+
+
+@main.group()
+def review():
+    """Review candidates: list, approve, reject (reviewer actions)."""
+
+
+@review.command("list")
+@user_option
+@json_option
+@click.pass_context
+@_run()
+def review_list(ctx, user, as_json):
+    """List candidate records awaiting review.
+
+    \b
+    Example:
+      memory review list --user demo
+    """
+    store = _open_store(ctx)
+    candidates = store.candidates(_scope(user))
+    _emit(candidates, as_json, lambda cs: "\n".join(_record_text(c) for c in cs) or "no candidates")
+
+
+def _verdict(operation: str):
+    @click.argument("record_id")
+    @user_option
+    @tx_option
+    @reason_option
+    @json_option
+    @click.pass_context
+    @_run()
+    def command(ctx, record_id, user, tx, reason, as_json):
+        _submit(ctx, _envelope(operation, user, record_id=record_id, tx=tx, reason=reason,
+                               actor_type="reviewer"), as_json)
+    command.__doc__ = (f"{operation.capitalize()} a candidate as a reviewer.\n\n    \b\n    Example:\n"
+                       f"      memory review {operation} mem_0123456789abcdef01234567 --user demo\n    ")
+    return command
+
+
+review.command("approve")(_verdict("approve"))
+review.command("reject")(_verdict("reject"))
+
+
+# -- integrity -------------------------------------------------------------------
+
+@main.command()
+@click.option("--repair", is_flag=True, help="Cut torn tails, rewrite manifests, drop stale derived files.")
+@json_option
+@click.pass_context
+@_run()
+def doctor(ctx, repair, as_json):
+    """Verify the whole store: hashes, manifests, chains, tails, policy drift.
+
+    \b
+    Example:
+      memory doctor --json
+    Exits 7 when a problem remains.
+    """
+    from .doctor import check_store
+    report = check_store(_open_store(ctx), repair=repair).to_json()
+    _emit(report, as_json, _doctor_text)
+    if not report["clean"]:
+        sys.exit(7)
+
+
+def _doctor_text(report: dict) -> str:
+    lines = [f"{report['scopes']} scope(s), {report['revisions']} revision(s)"]
+    lines += [f"repaired [{p['code']}] {p['where']}: {p['message']}" for p in report["repaired"]]
+    lines += [f"problem [{p['code']}] {p['where']}: {p['message']}" for p in report["problems"]]
+    lines.append("clean" if report["clean"] else f"{len(report['problems'])} problem(s)")
+    return "\n".join(lines)
+
+
+main.add_command(doctor, name="validate")
+
+
+@main.command()
+@json_option
+@click.pass_context
+@_run()
+def where(ctx, as_json):
+    """Say which files are the source of truth and which are derived.
+
+    \b
+    Example:
+      memory where --json
+    """
+    from .paths import store_root
+    from .where import describe
+    info = describe(store_root(ctx.obj.get("store")))
+    _emit(info, as_json, lambda i: "\n".join(
+        [f"store: {i['store']}", f"config: {i['config']}"]
+        + [f"{e['role']:>16}  {e['path']}  - {e['what']}" for e in i["files"]]))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

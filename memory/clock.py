@@ -1,0 +1,67 @@
+"""The injected clock: nothing else in the package reads the wall clock.
+
+A clock is any object with ``now() -> str`` returning an ISO 8601 UTC instant
+(``2024-03-01T00:00:00Z``). ``$MEMORY_NOW`` pins it for a whole process.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+
+
+def format_instant(moment: _dt.datetime) -> str:
+    """Render an aware datetime as the store's canonical instant (UTC, 'Z', no micros)."""
+    moment = moment.astimezone(_dt.timezone.utc).replace(microsecond=0)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class SystemClock:
+    """The wall clock, read in exactly one place."""
+
+    def now(self) -> str:
+        return format_instant(_dt.datetime.now(_dt.timezone.utc))
+
+
+class FixedClock:
+    """A clock that says what it is told; tests and benchmark replays move it."""
+
+    def __init__(self, instant: str) -> None:
+        self.instant = instant
+
+    def set(self, instant: str) -> None:
+        self.instant = instant
+
+    def now(self) -> str:
+        return self.instant
+
+
+def clock_from_env(environ: dict | None = None):
+    """``$MEMORY_NOW`` if set (validated by the caller), else the wall clock."""
+    environ = os.environ if environ is None else environ
+    pinned = environ.get("MEMORY_NOW")
+    return FixedClock(pinned) if pinned else SystemClock()
+
+
+def parse_instant(text: str) -> _dt.datetime:
+    """Parse an ISO 8601 instant or date; raises ValueError for impossible dates.
+
+    A bare date (``2024-03-01``) means midnight UTC; a naive time is UTC.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("empty instant")
+    value = text.strip()
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    moment = _dt.datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.timezone.utc)
+    return moment
+
+
+def normalize_instant(text: str) -> str:
+    """Any accepted instant spelling -> the canonical ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return format_instant(parse_instant(text))
+
+
+def add_days(instant: str, days: int) -> str:
+    return format_instant(parse_instant(instant) + _dt.timedelta(days=days))

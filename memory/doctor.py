@@ -1,0 +1,206 @@
+"""Verify a store end to end and report every problem together; repair what is safe.
+
+Checks: the store marker and policy drift, each scope's manifest against its
+shard files (bytes, lines, sha256), torn tails and cut-short transaction groups,
+each line's JSON, schema and hash, transition chains, audit rows, and the
+freshness of derived files. ``repair`` only cuts never-acknowledged tails,
+rewrites manifests from the files and drops stale derived files; tampering
+(a bad hash, a broken chain, drifted policies) is reported, never "fixed".
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from dataclasses import dataclass, field
+
+from . import schemas
+from .errors import InputError, MemoryStoreError
+from .jsonio import loads_strict
+from .records import hash_ok
+from .store import Store, drop_incomplete_tail, heal_torn_tail
+
+REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
+              "shard_unlisted", "derived_stale"}
+
+
+@dataclass
+class Report:
+    problems: list[dict] = field(default_factory=list)
+    repaired: list[dict] = field(default_factory=list)
+    scopes: int = 0
+    revisions: int = 0
+
+    def add(self, code: str, where: str, message: str) -> None:
+        self.problems.append({"code": code, "where": where, "message": message})
+
+    @property
+    def clean(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict:
+        return {"clean": self.clean, "scopes": self.scopes, "revisions": self.revisions,
+                "problems": self.problems, "repaired": self.repaired}
+
+
+def check_store(store: Store, *, repair: bool = False) -> Report:
+    report = Report()
+    _check_marker(store, report)
+    for digest in store.scope_digests():
+        report.scopes += 1
+        _check_scope(store, digest, report)
+    if repair:
+        _repair(store, report)
+    return report
+
+
+def _check_marker(store: Store, report: Report) -> None:
+    try:
+        marker = store.marker()
+    except (MemoryStoreError, FileNotFoundError):
+        report.add("store_marker_invalid", "store.json", "store.json is missing or unreadable")
+        return
+    pinned = marker.get("policy_sha256", {})
+    for name, digest in store.policies.hashes().items():
+        if pinned.get(name) != digest:
+            report.add("policy_drift", f"config/{name}",
+                       f"{name} changed since it was pinned ({(pinned.get(name) or 'none')[:12]} -> {digest[:12]}); "
+                       "review the change, then run: memory init --accept-policies")
+
+
+def _check_scope(store: Store, digest: str, report: Report) -> None:
+    directory = store.layout.scope_dir(digest)
+    shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+    manifest = _load_manifest(directory, report)
+    revisions = []
+    for path in shards:
+        where = f"shards/{digest}/{path.name}"
+        data = path.read_bytes()
+        _compare_manifest(manifest, path.name, data, where, report)
+        complete = data[:data.rfind(b"\n") + 1]
+        if len(complete) != len(data):
+            report.add("torn_tail", where, f"{len(data) - len(complete)} byte(s) after the last newline")
+        for number, line in enumerate(complete.splitlines(), 1):
+            revision = _check_line(line, f"{where}:{number}", digest, report)
+            if revision is not None:
+                revisions.append(revision)
+    if manifest is not None:
+        for name in set(manifest.get("shards", {})) - {p.name for p in shards}:
+            report.add("shard_missing", f"shards/{digest}/{name}", "listed in the manifest but absent")
+    if len(drop_incomplete_tail(revisions)) != len(revisions):
+        report.add("incomplete_transaction", f"shards/{digest}", "the last transaction's revisions are cut short")
+    report.revisions += len(revisions)
+    _check_chains(revisions, f"shards/{digest}", report)
+    _check_derived(store, digest, shards, report)
+
+
+def _load_manifest(directory, report: Report) -> dict | None:
+    path = directory / "manifest.json"
+    if not path.exists():
+        report.add("manifest_missing", f"shards/{directory.name}/manifest.json", "no manifest for this scope")
+        return None
+    try:
+        manifest = loads_strict(path.read_bytes(), what="manifest")
+    except InputError:
+        report.add("manifest_mismatch", f"shards/{directory.name}/manifest.json", "manifest is not valid JSON")
+        return None
+    for problem in schemas.violations("manifest", manifest):
+        report.add("manifest_mismatch", f"shards/{directory.name}/manifest.json", problem)
+    return manifest
+
+
+def _compare_manifest(manifest, name: str, data: bytes, where: str, report: Report) -> None:
+    if manifest is None:
+        return
+    entry = manifest.get("shards", {}).get(name)
+    if entry is None:
+        report.add("shard_unlisted", where, "shard not listed in the manifest")
+        return
+    actual = {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
+    for key, value in actual.items():
+        if entry.get(key) != value:
+            report.add("manifest_mismatch", where, f"{key} differs from the manifest")
+
+
+def _check_line(line: bytes, where: str, digest: str, report: Report) -> dict | None:
+    try:
+        revision = loads_strict(line, what="record line")
+    except InputError as exc:
+        report.add("line_invalid", where, exc.message)
+        return None
+    problems = schemas.violations("record", revision)
+    for problem in problems:
+        report.add("record_schema_violation", where, problem)
+    if problems:
+        return None
+    if not hash_ok(revision):
+        report.add("record_hash_mismatch", where, f"record {revision['id']} r{revision['revision']}: "
+                   "content does not match its hash (edited by hand?)")
+    from .paths import scope_digest
+    if scope_digest(revision["scope"]["type"], revision["scope"]["key"]) != digest:
+        report.add("record_scope_mismatch", where, f"record {revision['id']} is filed under another scope")
+    return revision
+
+
+def _check_chains(revisions: list[dict], where: str, report: Report) -> None:
+    last: dict[str, dict] = {}
+    for revision in revisions:
+        previous = last.get(revision["id"])
+        expected_number = 1 if previous is None else previous["revision"] + 1
+        transition = revision["transition"]
+        if revision["revision"] != expected_number:
+            report.add("transition_chain_broken", where,
+                       f"record {revision['id']}: revision {revision['revision']} follows {expected_number - 1}")
+        expected_from = None if previous is None else previous["status"]
+        if transition["from_status"] != expected_from or transition["to_status"] != revision["status"]:
+            report.add("transition_chain_broken", where,
+                       f"record {revision['id']} r{revision['revision']}: transition does not join its neighbours")
+        last[revision["id"]] = revision
+
+
+def _check_derived(store: Store, digest: str, shards, report: Report) -> None:
+    from .jsonio import loads_trusted
+    sidecar = store.layout.index_dir(digest) / "index.meta.json"
+    if not sidecar.exists():
+        return
+    try:
+        cursor = loads_trusted(sidecar.read_bytes()).get("cursor", {})
+    except ValueError:
+        cursor = None
+    actual = {p.name: p.stat().st_size for p in shards}
+    if cursor is None or any(cursor.get(name, 0) > size for name, size in actual.items()) \
+            or set(cursor) - set(actual):
+        report.add("derived_stale", f"index/{digest}", "the index was built from shards that no longer match")
+
+
+def _repair(store: Store, report: Report) -> None:
+    fixable = [p for p in report.problems if p["code"] in REPAIRABLE]
+    touched = sorted({p["where"].split("/")[1] for p in fixable if p["where"].count("/") >= 1})
+    for digest in touched:
+        directory = store.layout.scope_dir(digest)
+        if not directory.is_dir():
+            shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
+            continue
+        with store.writer():
+            for path in sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit()):
+                heal_torn_tail(path)
+            _cut_incomplete_group(store, directory)
+            store.write_manifest(directory)
+        shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
+    report.repaired = fixable
+    report.problems = [p for p in report.problems if p["code"] not in REPAIRABLE]
+
+
+def _cut_incomplete_group(store: Store, directory) -> None:
+    shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+    if not shards:
+        return
+    last = shards[-1]
+    lines = last.read_bytes().splitlines(keepends=True)
+    from .jsonio import loads_trusted, atomic_write
+    try:
+        revisions = [loads_trusted(line) for line in lines]
+    except ValueError:
+        return  # a corrupt complete line is tampering, reported, not cut
+    kept = drop_incomplete_tail(revisions)
+    if len(kept) != len(revisions):
+        atomic_write(last, b"".join(lines[:len(kept)]))

@@ -1,0 +1,135 @@
+"""Admission of one envelope: parse, caps, schema, then the mutation policy.
+
+Pure: (raw bytes or dict, MutationPolicy) -> Admitted, or RefusedError/InputError
+with a stable code at the first refusal. Nothing here reads or writes the store;
+state-dependent rules (idempotency, tombstones, keys) live in ``lifecycle``.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from . import schemas
+from .clock import normalize_instant
+from .credentials import credential_kinds, redact
+from .errors import InputError, RefusedError
+from .jsonio import canonical_bytes, loads_strict, nfc
+from .policy import MutationPolicy
+
+_LIST_FIELDS = ("aliases", "tags", "negative_triggers", "conflict_with")
+
+
+@dataclass(frozen=True)
+class Admitted:
+    envelope: dict           # NFC-normalized, instants canonical, possibly redacted
+    admission: str           # admit_active | admit_candidate
+    envelope_sha256: str     # of the envelope as the caller sent it (idempotency key)
+    credential_present: bool
+
+
+def parse_envelope(raw: bytes | str | dict, policy: MutationPolicy) -> dict:
+    """Bytes -> dict, enforcing the byte cap before any parsing work."""
+    if isinstance(raw, dict):
+        size = len(canonical_bytes(raw))
+        value = raw
+    else:
+        data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        size = len(data)
+        if size > policy.caps["envelope_bytes"]:
+            raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
+                             code="envelope_too_large")
+        value = loads_strict(data, what="envelope")
+    if size > policy.caps["envelope_bytes"]:
+        raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
+                         code="envelope_too_large")
+    if not isinstance(value, dict):
+        raise InputError("an envelope must be a JSON object", code="schema_violation")
+    return value
+
+
+def envelope_sha256(envelope: dict) -> str:
+    return hashlib.sha256(canonical_bytes(nfc(envelope))).hexdigest()
+
+
+def _check_caps(envelope: dict, caps: dict) -> None:
+    payload = envelope.get("payload") or {}
+    statement = payload.get("statement")
+    if isinstance(statement, str) and len(statement.encode("utf-8")) > caps["statement_bytes"]:
+        raise InputError(f"statement exceeds {caps['statement_bytes']} bytes", code="statement_too_large")
+    for name in _LIST_FIELDS:
+        items = payload.get(name)
+        if isinstance(items, list):
+            if len(items) > caps["list_items"]:
+                raise InputError(f"payload.{name} has {len(items)} items; the cap is {caps['list_items']}",
+                                 code="list_too_long")
+            if any(isinstance(i, str) and len(i.encode("utf-8")) > caps["list_item_bytes"] for i in items):
+                raise InputError(f"an item of payload.{name} exceeds {caps['list_item_bytes']} bytes",
+                                 code="list_too_long")
+
+
+def _canonical_instants(envelope: dict) -> dict:
+    valid = envelope.get("valid_time") or {}
+    for end in ("from", "to"):
+        if valid.get(end):
+            try:
+                valid[end] = normalize_instant(valid[end])
+            except ValueError:
+                raise InputError(f"valid_time.{end} is not a real instant", code="invalid_valid_time") from None
+    source = envelope.get("source") or {}
+    if source.get("observed_at"):
+        try:
+            source["observed_at"] = normalize_instant(source["observed_at"])
+        except ValueError:
+            raise InputError("source.observed_at is not a real instant", code="schema_violation") from None
+    if valid.get("from") and valid.get("to") and valid["to"] <= valid["from"]:
+        raise InputError("valid_time.to must be after valid_time.from", code="invalid_valid_time")
+    return envelope
+
+
+def _check_policy(envelope: dict, policy: MutationPolicy) -> str:
+    operation, source_type = envelope["operation"], envelope["source"]["type"]
+    admission = policy.admission(source_type, operation)
+    if admission == "reject_persistence":
+        raise RefusedError(f"source '{source_type}' may not '{operation}'", code="operation_not_permitted")
+    rule = policy.source_rule(source_type)
+    actor_type = envelope["actor"]["type"]
+    needed_actor = policy.actor_types_for(operation)
+    if needed_actor is not None and actor_type not in needed_actor:
+        raise RefusedError(f"'{operation}' needs an actor of type {', '.join(needed_actor)}",
+                           code="actor_not_permitted")
+    if actor_type not in rule["actor_types"]:
+        raise RefusedError(f"actor type '{actor_type}' may not write as '{source_type}'", code="actor_not_permitted")
+    scope_type = envelope["target"]["scope"]["type"]
+    if scope_type not in rule["scope_types"]:
+        raise RefusedError(f"source '{source_type}' may not write '{scope_type}' scopes", code="scope_not_permitted")
+    kind = (envelope.get("payload") or {}).get("kind")
+    if kind is not None and rule["kinds"] is not None and kind not in rule["kinds"]:
+        raise RefusedError(f"source '{source_type}' may not write kind '{kind}'", code="kind_not_permitted")
+    if rule["requires_evidence_hash"] and not envelope["source"].get("evidence_hash"):
+        raise RefusedError(f"source '{source_type}' needs source.evidence_hash", code="evidence_required")
+    return admission
+
+
+def _screen_credentials(envelope: dict, policy: MutationPolicy) -> bool:
+    payload = envelope.get("payload") or {}
+    texts = [payload.get("statement") or ""] + [t for n in ("aliases", "tags") for t in payload.get(n) or []]
+    if not any(credential_kinds(t) for t in texts if isinstance(t, str)):
+        return False
+    if not policy.redacts_credentials:
+        raise RefusedError("the statement looks like it carries a credential", code="credential_detected")
+    payload["statement"] = redact(payload.get("statement") or "")
+    for name in ("aliases", "tags"):
+        payload[name] = [redact(t) for t in payload.get(name) or []]
+    return True
+
+
+def admit(raw: bytes | str | dict, policy: MutationPolicy) -> Admitted:
+    """Every state-free rule, in order; the first refusal raises with its code."""
+    envelope = parse_envelope(raw, policy)
+    schemas.check("envelope", envelope, what="envelope")
+    _check_caps(envelope, policy.caps)
+    digest = envelope_sha256(envelope)
+    envelope = _canonical_instants(nfc(envelope))
+    admission = _check_policy(envelope, policy)
+    credential_present = _screen_credentials(envelope, policy)
+    return Admitted(envelope, admission, digest, credential_present)

@@ -1,0 +1,119 @@
+"""The one place that touches orjson: strict parsing, canonical dumps, atomic writes.
+
+Canonical form (``memory-c14n-v1``), the rule a stranger uses to recompute a hash:
+the object without its ``hash`` field; every string NFC-normalized; object keys
+sorted by Unicode code point; no insignificant whitespace (``,`` and ``:``);
+UTF-8 with non-ASCII characters written as themselves; integers only (a float
+anywhere is an error). In Python it equals
+``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import unicodedata
+from pathlib import Path
+
+import orjson
+
+from .errors import InputError
+
+CANONICALIZATION = "memory-c14n-v1"
+
+
+def _reject_constant(name: str):
+    raise InputError(f"{name} is not allowed in JSON input", code="non_finite_number")
+
+
+def _no_duplicate_keys(pairs: list) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            # the key is structure, not memory content, so naming it is safe
+            raise InputError(f"duplicate JSON key {key!r}", code="duplicate_key")
+        out[key] = value
+    return out
+
+
+def loads_strict(data: bytes | str, *, what: str = "input") -> object:
+    """Parse untrusted JSON: invalid UTF-8, duplicate keys, NaN and Infinity are errors."""
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{what} is not valid UTF-8 (byte {exc.start})", code="invalid_utf8") from None
+    else:
+        text = data
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+                         code="invalid_json") from None
+    except RecursionError:
+        raise InputError(f"{what} is nested too deeply", code="invalid_json") from None
+
+
+def loads_trusted(data: bytes | str) -> object:
+    """Parse JSON the store wrote itself (shards, manifests, indexes): fast path."""
+    return orjson.loads(data)
+
+
+def nfc(value: object) -> object:
+    """NFC-normalize every string in a JSON value; refuse floats."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        return {nfc(k): nfc(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [nfc(v) for v in value]
+    if isinstance(value, float):
+        raise InputError("floats are not allowed in canonical JSON", code="float_not_allowed")
+    return value
+
+
+def canonical_bytes(value: object) -> bytes:
+    """The canonical encoding of an already-NFC value (see module docstring)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def dumps(value: object, *, pretty: bool = False) -> bytes:
+    option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
+    return orjson.dumps(value, option=option)
+
+
+def dumps_text(value: object, *, pretty: bool = False) -> str:
+    return dumps(value, pretty=pretty).decode("utf-8")
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside ``path``, fsync, ``os.replace``, fsync the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def read_json_file(path: Path, *, what: str) -> object:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} not found: {path}", code="file_not_found") from None
+    return loads_strict(data, what=what)

@@ -1,0 +1,368 @@
+"""Lifecycle: what an admitted envelope does to a scope, as pure functions.
+
+``plan(admitted, state, policy_sha256, now) -> Plan`` reads the scope's current
+state and returns the new revisions to append (primary first) — or raises
+``RefusedError`` / ``NotFoundError``. ``ScopeState`` is the in-memory view of one
+scope's log; the store builds it and feeds revisions back through ``absorb``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .envelope import Admitted
+from .errors import InputError, NotFoundError, RefusedError
+from .records import (SCHEMA_VERSION, next_revision, normalize_value, record_id_for, seal,
+                      tombstone_hash)
+
+
+@dataclass
+class ScopeState:
+    """One scope's log folded into lookups. Built by the store; pure to query."""
+
+    revisions: dict[str, list[dict]] = field(default_factory=dict)
+    transactions: dict[str, tuple[str, str | None, int | None]] = field(default_factory=dict)
+    tombstones: set[str] = field(default_factory=set)
+    order: list[str] = field(default_factory=list)
+
+    def absorb(self, revision: dict) -> None:
+        record_id = revision["id"]
+        if record_id not in self.revisions:
+            self.revisions[record_id] = []
+            self.order.append(record_id)
+        self.revisions[record_id].append(revision)
+        transition = revision["transition"]
+        tx = transition["transaction_id"]
+        if tx not in self.transactions:
+            self.transactions[tx] = (transition.get("envelope_sha256", ""), record_id, revision["revision"])
+        if transition.get("tombstone"):
+            self.tombstones.add(transition["tombstone"]["value_sha256"])
+
+    def absorb_audit(self, row: dict) -> None:
+        """An erasure row keeps its transaction ids and tombstones alive, content-free."""
+        for tx, digest in row.get("transactions", {}).items():
+            self.transactions.setdefault(tx, (digest, None, None))
+        self.tombstones.update(row.get("tombstones", []))
+        for record_id in row.get("record_ids", []):
+            self.revisions.pop(record_id, None)
+            if record_id in self.order:
+                self.order.remove(record_id)
+
+    def current(self, record_id: str) -> dict | None:
+        revisions = self.revisions.get(record_id)
+        return revisions[-1] if revisions else None
+
+    def currents(self):
+        for record_id in self.order:
+            yield self.revisions[record_id][-1]
+
+    def active_for_key(self, memory_key: str) -> dict | None:
+        for record in self.currents():
+            if record["memory_key"] == memory_key and record["status"] == "active":
+                return record
+        return None
+
+    def as_recorded_at(self, instant: str) -> "list[dict]":
+        """Each record's last revision recorded at or before ``instant``."""
+        out = []
+        for record_id in self.order:
+            known = [r for r in self.revisions[record_id] if r["recorded_time"]["recorded_at"] <= instant]
+            if known:
+                out.append(known[-1])
+        return out
+
+
+@dataclass
+class Plan:
+    revisions: list[dict]          # sealed, primary first
+    record_id: str | None
+    revision: int | None
+    erase_record_ids: list[str] = field(default_factory=list)
+    erase_scope: bool = False
+
+
+@dataclass
+class _Context:
+    admitted: Admitted
+    state: ScopeState
+    policy_sha256: str
+    now: str
+
+    @property
+    def envelope(self) -> dict:
+        return self.admitted.envelope
+
+    @property
+    def payload(self) -> dict:
+        return self.envelope.get("payload") or {}
+
+    def transition(self, operation: str, from_status, to_status, valid_before=None, valid_after=None,
+                   tombstone=None) -> dict:
+        return {"operation": operation, "transaction_id": self.envelope["transaction_id"],
+                "actor": dict(self.envelope["actor"]), "reason": self.envelope.get("reason"),
+                "from_status": from_status, "to_status": to_status,
+                "valid_to_before": valid_before, "valid_to_after": valid_after,
+                "policy_sha256": self.policy_sha256, "recorded_at": self.now,
+                "envelope_sha256": self.admitted.envelope_sha256, "tombstone": tombstone}
+
+    def recorded_time(self) -> dict:
+        return {"recorded_at": self.now, "recorded_by": self.envelope["actor"]["id"]}
+
+    def change(self, record: dict, operation: str, to_status: str, **changes) -> dict:
+        """The next revision of ``record`` with a transition row."""
+        valid_after = changes.get("valid_time", record["valid_time"])["to"]
+        revision = next_revision(record, status=to_status, recorded_time=self.recorded_time(), **changes)
+        revision["transition"] = self.transition(operation, record["status"], to_status,
+                                                 record["valid_time"]["to"], valid_after)
+        return revision
+
+
+def plan(admitted: Admitted, state: ScopeState, policy_sha256: str, now: str) -> Plan:
+    ctx = _Context(admitted, state, policy_sha256, now)
+    return _OPERATIONS[ctx.envelope["operation"]](ctx)
+
+
+# -- lookups ---------------------------------------------------------------
+
+def _target(ctx: _Context, *, by_key_status: str | None = "active") -> dict:
+    """The record an envelope names: by record_id, or by memory_key's active record."""
+    target = ctx.envelope["target"]
+    if target.get("record_id"):
+        record = ctx.state.current(target["record_id"])
+    elif target.get("memory_key") and by_key_status:
+        record = ctx.state.active_for_key(target["memory_key"])
+    else:
+        raise InputError(f"'{ctx.envelope['operation']}' needs target.record_id", code="invalid_target")
+    if record is None:
+        # the same answer whether the id is absent or lives in another scope
+        raise NotFoundError("no such record in this scope", code="record_not_found")
+    return record
+
+
+def _require_status(record: dict, allowed: tuple, operation: str) -> None:
+    if record["status"] not in allowed:
+        raise RefusedError(f"cannot {operation} a {record['status']} record", code="invalid_transition")
+
+
+def _refuse_tombstoned(ctx: _Context, memory_key: str | None, statement: str) -> None:
+    if tombstone_hash(memory_key, statement) in ctx.state.tombstones:
+        raise RefusedError("this value was forgotten and may not be stored again", code="value_tombstoned")
+
+
+def _tombstone(memory_key: str | None, value: str) -> dict:
+    return {"memory_key": memory_key, "value_sha256": tombstone_hash(memory_key, value)}
+
+
+def _sealed(plan_revisions: list[dict], primary: dict) -> Plan:
+    for revision in plan_revisions:
+        # readers drop a trailing group with fewer lines than this (a crash mid-append)
+        revision["transition"]["group_size"] = len(plan_revisions)
+    sealed = [seal(r) for r in plan_revisions]
+    return Plan(sealed, primary["id"], primary["revision"])
+
+
+# -- operations ------------------------------------------------------------
+
+def _new_record(ctx: _Context, *, status: str, kind: str, statement: str, memory_key, valid_from: str,
+                valid_to, base: dict | None = None, supersedes=()) -> dict:
+    env, payload = ctx.envelope, ctx.payload
+    base = base or {}
+    source = {k: env["source"].get(k) for k in ("type", "ref", "observed_at", "evidence_hash", "session", "speaker")}
+    verified = status == "active"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": record_id_for(env["target"]["scope"], env["transaction_id"]),
+        "revision": 1, "memory_key": memory_key, "kind": kind, "statement": statement, "status": status,
+        "scope": dict(env["target"]["scope"]),
+        "valid_time": {"from": valid_from, "to": valid_to},
+        "recorded_time": ctx.recorded_time(), "source": source,
+        "sensitivity": {"classification": (env.get("sensitivity") or {}).get(
+                            "classification", base.get("sensitivity", {}).get("classification", "private")),
+                        "credential_present": ctx.admitted.credential_present,
+                        "handling": "redacted" if ctx.admitted.credential_present else "store"},
+        "conflict": {"state": "none", "with": [], "resolution": None},
+        "supersession": {"supersedes": list(supersedes), "superseded_by": None,
+                         "reason": env.get("reason") if supersedes else None},
+        "verification": {"state": "verified" if verified else "unverified",
+                         "method": env["source"]["type"] if verified else None,
+                         "verified_by": env["actor"]["id"] if verified else None,
+                         "verified_at": ctx.now if verified else None},
+        "confidence": payload.get("confidence", base.get("confidence", "medium")),
+        "importance": payload.get("importance", base.get("importance", "medium")),
+        "aliases": payload.get("aliases", base.get("aliases", [])),
+        "tags": payload.get("tags", base.get("tags", [])),
+        "negative_triggers": payload.get("negative_triggers", base.get("negative_triggers", [])),
+        "transition": ctx.transition(env["operation"], None, status, None, valid_to),
+    }
+
+
+def _status_for(ctx: _Context) -> str:
+    return "active" if ctx.admitted.admission == "admit_active" else "candidate"
+
+
+def _add(ctx: _Context) -> Plan:
+    env, payload = ctx.envelope, ctx.payload
+    if env["target"].get("record_id"):
+        raise InputError("add takes no target.record_id", code="invalid_target")
+    if not payload.get("kind") or not payload.get("statement"):
+        raise InputError("add needs payload.kind and payload.statement", code="schema_violation")
+    kind, key = payload["kind"], env["target"].get("memory_key")
+    if kind == "episode" and key:
+        raise InputError("an episode has no memory_key", code="invalid_target")
+    if kind != "episode" and not key:
+        raise InputError(f"a {kind} needs target.memory_key", code="invalid_target")
+    _refuse_tombstoned(ctx, key, payload["statement"])
+    if key:
+        active = ctx.state.active_for_key(key)
+        if active is not None:
+            if normalize_value(active["statement"]) == normalize_value(payload["statement"]):
+                raise RefusedError("the same value is already the active record", code="duplicate_active_record")
+            if _status_for(ctx) == "active":
+                raise RefusedError("the key already has an active record: use update", code="key_already_active")
+    valid = env.get("valid_time") or {}
+    record = _new_record(ctx, status=_status_for(ctx), kind=kind, statement=payload["statement"],
+                         memory_key=key, valid_from=valid.get("from") or ctx.now, valid_to=valid.get("to"))
+    return _sealed([record], record)
+
+
+def _supersede(ctx: _Context, old: dict, new_id: str, new_from: str) -> dict:
+    closed_to = new_from if old["valid_time"]["to"] is None else min(old["valid_time"]["to"], new_from)
+    return ctx.change(old, ctx.envelope["operation"], "retired",
+                      valid_time={"from": old["valid_time"]["from"], "to": closed_to},
+                      supersession={**old["supersession"], "superseded_by": new_id,
+                                    "reason": ctx.envelope.get("reason")})
+
+
+def _update(ctx: _Context) -> Plan:
+    payload = ctx.payload
+    if not payload.get("statement"):
+        raise InputError("update needs payload.statement", code="schema_violation")
+    old = _target(ctx)
+    _require_status(old, ("active",), "update")
+    if old["kind"] == "episode":
+        raise RefusedError("episodes are kept verbatim and never updated", code="invalid_transition")
+    new_from = (ctx.envelope.get("valid_time") or {}).get("from") or ctx.now
+    if new_from <= old["valid_time"]["from"]:
+        raise RefusedError("the new value must start after the current one", code="invalid_valid_time")
+    _refuse_tombstoned(ctx, old["memory_key"], payload["statement"])
+    if normalize_value(old["statement"]) == normalize_value(payload["statement"]):
+        raise RefusedError("the same value is already the active record", code="duplicate_active_record")
+    status = _status_for(ctx)
+    new = _new_record(ctx, status=status, kind=payload.get("kind", old["kind"]), statement=payload["statement"],
+                      memory_key=old["memory_key"], valid_from=new_from,
+                      valid_to=(ctx.envelope.get("valid_time") or {}).get("to"), base=old, supersedes=[old["id"]])
+    if status == "candidate":
+        return _sealed([new], new)
+    return _sealed([new, _supersede(ctx, old, new["id"], new_from)], new)
+
+
+def _retire(ctx: _Context) -> Plan:
+    record = _target(ctx)
+    _require_status(record, ("active",), "retire")
+    valid_to = (ctx.envelope.get("valid_time") or {}).get("to") or ctx.now
+    if valid_to <= record["valid_time"]["from"]:
+        raise RefusedError("retirement must come after the record started", code="invalid_valid_time")
+    if record["valid_time"]["to"] is not None:
+        valid_to = min(valid_to, record["valid_time"]["to"])
+    revision = ctx.change(record, "retire", "retired",
+                          valid_time={"from": record["valid_time"]["from"], "to": valid_to})
+    return _sealed([revision], revision)
+
+
+def _named_records(ctx: _Context, ids: list[str]) -> list[dict]:
+    records = []
+    for record_id in ids:
+        record = ctx.state.current(record_id)
+        if record is None:
+            raise NotFoundError("no such record in this scope", code="record_not_found")
+        records.append(record)
+    return records
+
+
+def _conflict_group(ctx: _Context) -> tuple[dict, list[dict]]:
+    others_ids = [i for i in ctx.payload.get("conflict_with") or [] if i != ctx.envelope["target"].get("record_id")]
+    if not others_ids:
+        raise InputError(f"{ctx.envelope['operation']} needs payload.conflict_with", code="invalid_target")
+    holder = _target(ctx, by_key_status=None)
+    return holder, _named_records(ctx, others_ids)
+
+
+def _dispute(ctx: _Context) -> Plan:
+    holder, others = _conflict_group(ctx)
+    group = [holder] + others
+    for record in group:
+        _require_status(record, ("active", "candidate", "disputed"), "dispute")
+    ids = [r["id"] for r in group]
+    revisions = [ctx.change(r, "dispute", "disputed",
+                            conflict={"state": "unresolved", "with": [i for i in ids if i != r["id"]],
+                                      "resolution": None}) for r in group]
+    return _sealed(revisions, revisions[0])
+
+
+def _resolve(ctx: _Context) -> Plan:
+    holder, others = _conflict_group(ctx)
+    for record in [holder] + others:
+        _require_status(record, ("disputed", "active", "candidate"), "resolve")
+    ids = [holder["id"]] + [r["id"] for r in others]
+    held = ctx.change(holder, "resolve", "active",
+                      conflict={"state": "resolved", "with": ids[1:], "resolution": "held"},
+                      verification={"state": "verified", "method": "resolution",
+                                    "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
+    losers = [ctx.change(r, "resolve", "rejected",
+                         conflict={"state": "resolved", "with": [holder["id"]], "resolution": "rejected"},
+                         verification={"state": "rejected", "method": "resolution",
+                                       "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
+              for r in others]
+    return _sealed([held] + losers, held)
+
+
+def _approve(ctx: _Context) -> Plan:
+    candidate = _target(ctx, by_key_status=None)
+    _require_status(candidate, ("candidate",), "approve")
+    _refuse_tombstoned(ctx, candidate["memory_key"], candidate["statement"])
+    approved = ctx.change(candidate, "approve", "active",
+                          verification={"state": "verified", "method": "review",
+                                        "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
+    revisions = [approved]
+    active = ctx.state.active_for_key(candidate["memory_key"]) if candidate["memory_key"] else None
+    if active is not None:
+        if normalize_value(active["statement"]) == normalize_value(candidate["statement"]):
+            raise RefusedError("the same value is already the active record", code="duplicate_active_record")
+        starts = max(candidate["valid_time"]["from"], ctx.now) \
+            if candidate["valid_time"]["from"] <= active["valid_time"]["from"] else candidate["valid_time"]["from"]
+        approved["valid_time"] = {"from": starts, "to": candidate["valid_time"]["to"]}
+        approved["supersession"] = {**candidate["supersession"],
+                                    "supersedes": sorted(set(candidate["supersession"]["supersedes"]) | {active["id"]})}
+        revisions.append(_supersede(ctx, active, candidate["id"], starts))
+    return _sealed(revisions, approved)
+
+
+def _reject(ctx: _Context) -> Plan:
+    candidate = _target(ctx, by_key_status=None)
+    _require_status(candidate, ("candidate",), "reject")
+    revision = ctx.change(candidate, "reject", "rejected",
+                          verification={"state": "rejected", "method": "review",
+                                        "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
+    revision["transition"]["tombstone"] = _tombstone(candidate["memory_key"], candidate["statement"])
+    return _sealed([revision], revision)
+
+
+def _forget(ctx: _Context) -> Plan:
+    record = _target(ctx)
+    value = ctx.payload.get("statement") or record["statement"]
+    revision = ctx.change(record, "forget", "rejected",
+                          verification={"state": "rejected", "method": "forget",
+                                        "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
+    revision["transition"]["tombstone"] = _tombstone(record["memory_key"], value)
+    return _sealed([revision], revision)
+
+
+def _erase(ctx: _Context) -> Plan:
+    target = ctx.envelope["target"]
+    if target.get("record_id") or target.get("memory_key"):
+        record = _target(ctx, by_key_status="active")
+        return Plan([], record["id"], None, erase_record_ids=[record["id"]])
+    return Plan([], None, None, erase_record_ids=list(ctx.state.order), erase_scope=True)
+
+
+_OPERATIONS = {"add": _add, "update": _update, "retire": _retire, "dispute": _dispute, "resolve": _resolve,
+               "approve": _approve, "reject": _reject, "forget": _forget, "erase": _erase}

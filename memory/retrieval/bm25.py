@@ -1,0 +1,336 @@
+"""An incremental BM25 Okapi inverted index that scores exactly as rank-bm25.
+
+Contract: for every document holding at least one query token, ``scores``
+equals ``rank_bm25.BM25Okapi(corpus, k1=k1, b=b, epsilon=epsilon)
+.get_scores(query)`` over the documents currently indexed: idf is
+log(N - n + 0.5) - log(n + 0.5), a negative idf is replaced by epsilon times
+the mean idf over the whole vocabulary, and a repeated query token counts each
+time. Documents holding no query token are left out instead of scored 0. In
+tiny corpora the mean idf can be <= 0, so a matching document may score 0 or
+less; it is still returned, as rank-bm25 would score it.
+
+Re-adding a document id replaces it and moves it to the end of the insertion
+order, which breaks score ties in ``top``. Pure: tokens in, scores out.
+
+Layout, for fast loading: the state is flat parallel int sequences with
+offsets (CSR). ``from_state`` adopts them as they are, without building one
+Python list per term, and a term's posting is copied into lists only when an
+``add`` or ``remove`` first changes it (copy-on-write).
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from operator import neg, sub
+
+STATE_FORMAT = 1
+INT_FIELDS = ("doc_offsets", "doc_terms", "posting_offsets", "postings", "tfs")
+# Removed documents leave holes in the slot lists; squeeze them out once they
+# outnumber the live documents, so a long-lived index does not grow forever.
+_MIN_HOLES_TO_COMPACT = 64
+
+
+class BM25Index:
+    """Documents are slots (insertion order); terms are ids into a vocabulary.
+
+    Slots below ``_base_docs`` and term ids below ``_base_terms`` start out in
+    the adopted flat arrays; later ones, and any posting changed since, live
+    in ``_new_doc_terms`` and ``_post``.
+    """
+
+    def __init__(self, *, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25) -> None:
+        self.k1, self.b, self.epsilon = k1, b, epsilon
+        self._version = 0
+        self._adopt(_empty_state())
+
+    # -- reading -----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._slot_of
+
+    @property
+    def version(self) -> int:
+        """Bumped by every add and remove; derived caches key on it."""
+        return self._version
+
+    def doc_ids(self) -> list[str]:
+        """Live document ids in insertion order."""
+        return [doc_id for doc_id in self._ids if doc_id is not None]
+
+    def terms(self, doc_id: str) -> list[str]:
+        """The tokens ``doc_id`` was added with, in order (KeyError if absent)."""
+        terms = self._terms
+        return [terms[t] for t in self._doc_term_ids(self._slot_of[doc_id])]
+
+    def scores(self, query_tokens: Iterable[str]) -> dict[str, float]:
+        """BM25 score of every document holding at least one query token."""
+        ids = self._ids
+        return {ids[slot]: score for slot, score in self._slot_scores(query_tokens).items()}
+
+    def top(self, query_tokens: Iterable[str], limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` best documents, score descending, ties in insertion order."""
+        if limit <= 0:
+            return []
+        by_slot = self._slot_scores(query_tokens)
+        # (-score, slot) tuples order natively: no per-item key call
+        ranked = heapq.nsmallest(limit, zip(map(neg, by_slot.values()), by_slot.keys()))
+        return [(self._ids[slot], -negated) for negated, slot in ranked]
+
+    # -- writing -----------------------------------------------------------
+
+    def add(self, doc_id: str, tokens: Iterable[str]) -> None:
+        """Index ``doc_id``; an id already present is replaced."""
+        if doc_id in self._slot_of:
+            self.remove(doc_id)
+        term_ids = [self._intern(token) for token in tokens]
+        slot = len(self._ids)
+        self._ids.append(doc_id)
+        self._lens.append(len(term_ids))
+        self._new_doc_terms[slot] = term_ids
+        self._slot_of[doc_id] = slot
+        self._total_len += len(term_ids)
+        for term_id, tf in Counter(term_ids).items():
+            slots, tfs = self._mutable_posting(term_id)
+            self._shift_df(len(slots), +1)
+            slots.append(slot)  # the newest slot is the largest: stays ascending
+            tfs.append(tf)
+        self._touch()
+
+    def remove(self, doc_id: str) -> None:
+        """Drop ``doc_id`` (KeyError if absent)."""
+        slot = self._slot_of.pop(doc_id)
+        for term_id in set(self._doc_term_ids(slot)):
+            slots, tfs = self._mutable_posting(term_id)
+            self._shift_df(len(slots), -1)
+            at = bisect_left(slots, slot)
+            del slots[at], tfs[at]
+        self._new_doc_terms.pop(slot, None)
+        self._total_len -= self._lens[slot]
+        self._ids[slot] = None
+        self._lens[slot] = 0
+        self._touch()
+        holes = len(self._ids) - len(self._slot_of)
+        if holes >= _MIN_HOLES_TO_COMPACT and holes > len(self._slot_of):
+            self._adopt(self.to_state())
+
+    # -- persistence -------------------------------------------------------
+
+    def to_state(self) -> dict:
+        """A dense JSON-friendly snapshot: lists of ints and strings, no holes.
+
+        Documents and terms are renumbered in order; terms left without any
+        document are dropped.
+        """
+        live_slots = [s for s, doc_id in enumerate(self._ids) if doc_id is not None]
+        live_terms = [t for t in range(len(self._terms)) if self._df(t)]
+        new_slot = _dense_map(live_slots, len(self._ids))
+        new_term = _dense_map(live_terms, len(self._terms))
+        state = _empty_state()
+        state["ids"] = [self._ids[s] for s in live_slots]
+        state["terms"] = [self._terms[t] for t in live_terms]
+        for slot in live_slots:
+            _append_run(state, "doc_offsets", "doc_terms", _renumbered(self._doc_term_ids(slot), new_term))
+        for term_id in live_terms:
+            slots, tfs = self._posting(term_id)
+            _append_run(state, "posting_offsets", "postings", _renumbered(slots, new_slot))
+            state["tfs"].extend(tfs)
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict, *, k1: float = 1.2, b: float = 0.75,
+                   epsilon: float = 0.25) -> BM25Index:
+        """Rebuild from ``to_state`` output (the int fields may be any int
+        sequences, e.g. ``array``); ValueError if it is not one.
+
+        The int sequences are kept by reference, not copied (loading is the
+        hot path), and never modified: changes go to copy-on-write overlays.
+        """
+        _check_state(state)
+        index = cls(k1=k1, b=b, epsilon=epsilon)
+        index._adopt(state)
+        if len(index._slot_of) != len(index._ids) or len(index._term_id) != len(index._terms):
+            raise ValueError("BM25 state repeats a document id or a term")
+        return index
+
+    # -- internals ---------------------------------------------------------
+
+    def _adopt(self, state: dict) -> None:
+        """Take ``state`` as the base arrays; caches stay valid (same corpus)."""
+        self._ids: list[str | None] = list(state["ids"])
+        self._slot_of = dict(zip(self._ids, range(len(self._ids))))
+        self._terms: list[str] = list(state["terms"])
+        self._term_id = dict(zip(self._terms, range(len(self._terms))))
+        self._doc_offsets, self._doc_terms = state["doc_offsets"], state["doc_terms"]
+        self._posting_offsets = state["posting_offsets"]
+        self._postings, self._tfs = state["postings"], state["tfs"]
+        self._base_docs, self._base_terms = len(self._ids), len(self._terms)
+        self._lens = _run_lengths(self._doc_offsets)
+        self._total_len = len(self._doc_terms)
+        self._new_doc_terms: dict[int, list[int]] = {}
+        self._post: dict[int, tuple[list[int], list[int]]] = {}
+        self._df_hist: Counter[int] | None = None  # built when the idf floor is first needed
+        self._idf_cache: dict[str, float] = {}
+        self._idf_floor: float | None = None
+
+    def _doc_term_ids(self, slot: int) -> Sequence[int]:
+        if slot < self._base_docs:
+            return self._doc_terms[self._doc_offsets[slot]:self._doc_offsets[slot + 1]]
+        return self._new_doc_terms[slot]
+
+    def _posting(self, term_id: int) -> tuple[Sequence[int], Sequence[int]]:
+        """(slots ascending, tfs) of a term, without copying an unchanged base posting."""
+        changed = self._post.get(term_id)
+        if changed is not None:
+            return changed
+        if term_id >= self._base_terms:
+            return (), ()
+        start, end = self._posting_offsets[term_id], self._posting_offsets[term_id + 1]
+        return self._postings[start:end], self._tfs[start:end]
+
+    def _mutable_posting(self, term_id: int) -> tuple[list[int], list[int]]:
+        changed = self._post.get(term_id)
+        if changed is None:
+            slots, tfs = self._posting(term_id)
+            changed = self._post[term_id] = (list(slots), list(tfs))
+        return changed
+
+    def _df(self, term_id: int) -> int:
+        changed = self._post.get(term_id)
+        if changed is not None:
+            return len(changed[0])
+        if term_id >= self._base_terms:
+            return 0
+        return self._posting_offsets[term_id + 1] - self._posting_offsets[term_id]
+
+    def _slot_scores(self, query_tokens: Iterable[str]) -> dict[int, float]:
+        # The arithmetic mirrors rank-bm25 operation by operation, and each
+        # document accumulates in query order as there, so the floats agree.
+        acc: dict[int, float] = {}
+        if not self._slot_of:
+            return acc
+        k1, b, lens = self.k1, self.b, self._lens
+        avgdl = self._total_len / len(self._slot_of)
+        for token in query_tokens:
+            term_id = self._term_id.get(token)
+            if term_id is None:
+                continue
+            slots, tfs = self._posting(term_id)
+            if not slots:
+                continue
+            idf = self._idf(token, len(slots))
+            for slot, tf in zip(slots, tfs):
+                acc[slot] = acc.get(slot, 0.0) + idf * (
+                    tf * (k1 + 1) / (tf + k1 * (1 - b + b * lens[slot] / avgdl)))
+        return acc
+
+    def _idf(self, term: str, df: int) -> float:
+        idf = self._idf_cache.get(term)
+        if idf is None:
+            n = len(self._slot_of)
+            idf = math.log(n - df + 0.5) - math.log(df + 0.5)
+            if idf < 0:
+                idf = self._floor()
+            self._idf_cache[term] = idf
+        return idf
+
+    def _floor(self) -> float:
+        """epsilon * mean idf over the vocabulary, from the df histogram.
+
+        Terms sharing a df share an idf, so the mean costs one log pair per
+        distinct df rather than one per term.
+        """
+        if self._idf_floor is None:
+            n, hist = len(self._slot_of), self._histogram()
+            total = sum(count * (math.log(n - df + 0.5) - math.log(df + 0.5))
+                        for df, count in hist.items())
+            self._idf_floor = self.epsilon * total / sum(hist.values())
+        return self._idf_floor
+
+    def _histogram(self) -> Counter[int]:
+        """df -> number of terms with that df (df > 0), kept up to date once built."""
+        if self._df_hist is None:
+            hist = Counter(_run_lengths(self._posting_offsets))
+            for term_id, (slots, _) in self._post.items():
+                if term_id < self._base_terms:
+                    hist[self._base_df(term_id)] -= 1
+                hist[len(slots)] += 1
+            self._df_hist = +hist  # unary plus drops zero and negative counts
+        return self._df_hist
+
+    def _base_df(self, term_id: int) -> int:
+        return self._posting_offsets[term_id + 1] - self._posting_offsets[term_id]
+
+    def _shift_df(self, df: int, step: int) -> None:
+        """Move one term from df to df + step in the histogram, if it is built."""
+        hist = self._df_hist
+        if hist is None:
+            return
+        if df:
+            hist[df] -= 1
+            if not hist[df]:
+                del hist[df]
+        if df + step:
+            hist[df + step] += 1
+
+    def _touch(self) -> None:
+        self._version += 1
+        self._idf_cache.clear()
+        self._idf_floor = None
+
+    def _intern(self, term: str) -> int:
+        term_id = self._term_id.get(term)
+        if term_id is None:
+            term_id = self._term_id[term] = len(self._terms)
+            self._terms.append(term)
+        return term_id
+
+
+def _empty_state() -> dict:
+    return {"format": STATE_FORMAT, "ids": [], "terms": [], "doc_offsets": [0], "doc_terms": [],
+            "posting_offsets": [0], "postings": [], "tfs": []}
+
+
+def _run_lengths(offsets: Sequence[int]) -> list[int]:
+    return list(map(sub, offsets[1:], offsets[:-1]))
+
+
+def _dense_map(live: list[int], size: int) -> list[int] | None:
+    """Old position -> new position, or None when nothing moves."""
+    if len(live) == size:
+        return None
+    mapping = [-1] * size
+    for new, old in enumerate(live):
+        mapping[old] = new
+    return mapping
+
+
+def _renumbered(values: Sequence[int], mapping: list[int] | None) -> Iterable[int]:
+    return values if mapping is None else map(mapping.__getitem__, values)
+
+
+def _append_run(state: dict, offsets_key: str, values_key: str, values: Iterable[int]) -> None:
+    state[values_key].extend(values)
+    state[offsets_key].append(len(state[values_key]))
+
+
+def _check_state(state: object) -> None:
+    """Shape checks that cost O(1), never O(postings)."""
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
+        raise ValueError("not a BM25 state of this format")
+    if not all(isinstance(state.get(key), list) for key in ("ids", "terms")):
+        raise ValueError("BM25 state: ids and terms must be lists")
+    if not all(isinstance(state.get(key), Sequence) for key in INT_FIELDS):
+        raise ValueError("BM25 state lacks one of " + ", ".join(INT_FIELDS))
+    offsets = state["doc_offsets"]
+    if len(offsets) != len(state["ids"]) + 1 or offsets[0] != 0 or offsets[-1] != len(state["doc_terms"]):
+        raise ValueError("BM25 state: doc offsets do not fit ids and doc_terms")
+    offsets = state["posting_offsets"]
+    if len(offsets) != len(state["terms"]) + 1 or offsets[0] != 0 \
+            or not offsets[-1] == len(state["postings"]) == len(state["tfs"]):
+        raise ValueError("BM25 state: posting offsets do not fit terms, postings and tfs")

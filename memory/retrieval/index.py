@@ -1,0 +1,228 @@
+"""One scope's persistent BM25 index: derived data, rebuildable at any time.
+
+Files in the index folder: ``index.bin`` (the BM25 state) and the sidecar
+``index.meta.json`` = {"format", "tokenizer", "settings", "cursor", "docs",
+"generation"}. ``ScopeIndex.open`` loads both when the sidecar matches
+the tokenizer version and the settings asked for; otherwise it opens EMPTY and
+names why in ``rebuilt_reason`` (None when it loaded), and the caller replays
+the scope's records. ``cursor`` is the caller's bookmark (the store's bytes
+consumed per shard), stored verbatim. ``save`` writes the data file, then the
+sidecar, each atomically; both carry a random ``generation``, so a crash or a
+concurrent saver between the two writes reads back as stale, never as a
+mismatched pair.
+
+``index.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON
+header {"format", "generation", "state_format", "ids", "terms", "lengths"},
+then the BM25 state's int fields (``bm25.INT_FIELDS`` order, ``lengths``
+items each) as little-endian u32. Binary because parsing the same ints as
+JSON took ~30 ms at 10k documents against ~0.5 ms for ``array.frombytes``.
+"""
+from __future__ import annotations
+
+import os
+import struct
+import sys
+from array import array
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from ..jsonio import atomic_write, dumps, loads_trusted
+from .bm25 import INT_FIELDS, BM25Index
+from .tokenize import TOKENIZER_VERSION, tokenize
+
+FORMAT = 1
+DATA_FILE = "index.bin"
+META_FILE = "index.meta.json"
+DEFAULT_EPSILON = 0.25
+MAGIC = b"MEMIDX\x00\x01"
+_HEADER_LEN = struct.Struct("<Q")
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+
+# rebuilt_reason values (stable: the store may log or report them)
+MISSING = "missing"
+META_UNREADABLE = "meta_unreadable"
+FORMAT_CHANGED = "format_changed"
+TOKENIZER_CHANGED = "tokenizer_changed"
+SETTINGS_CHANGED = "settings_changed"
+DATA_UNREADABLE = "data_unreadable"
+DATA_MISMATCH = "data_mismatch"
+
+Query = str | Iterable[str]
+
+
+class ScopeIndex:
+    """BM25 over one scope's documents plus the cursor they were read up to.
+
+    ``ScopeIndex(directory, settings)`` is an empty index (a forced rebuild);
+    ``ScopeIndex.open`` loads what ``save`` wrote.
+    """
+
+    def __init__(self, directory: Path, settings: Mapping, *,
+                 rebuilt_reason: str | None = None) -> None:
+        self.directory = Path(directory)
+        # A JSON round trip makes the comparison with the sidecar exact
+        # (tuples become lists) and fails early on unserializable settings.
+        self.settings: dict = loads_trusted(dumps(dict(settings)))
+        self.cursor: dict[str, int] = {}
+        self.rebuilt_reason = rebuilt_reason
+        self._bm25 = BM25Index(**_bm25_params(self.settings))
+
+    @classmethod
+    def open(cls, directory: Path, settings: Mapping) -> ScopeIndex:
+        """Load the saved index, or an empty one naming why it is stale."""
+        index = cls(directory, settings)
+        meta, reason = _read_meta(index.directory / META_FILE)
+        if reason is None:
+            reason = _stale_reason(meta, index.settings)
+        if reason is None:
+            bm25, reason = _read_data(index.directory / DATA_FILE, meta, index.settings)
+        if reason is not None:
+            index.rebuilt_reason = reason
+            return index
+        index._bm25, index.cursor = bm25, meta["cursor"]
+        return index
+
+    # -- reading -----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._bm25)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._bm25
+
+    def doc_ids(self) -> list[str]:
+        """Indexed document ids in insertion order (a replaced doc moves last)."""
+        return self._bm25.doc_ids()
+
+    def terms(self, doc_id: str) -> list[str]:
+        """The document's terms in order, repeats kept (KeyError if absent)."""
+        return self._bm25.terms(doc_id)
+
+    def search(self, query: Query, limit: int) -> list[tuple[str, float]]:
+        """Best ``limit`` docs for a query text (tokenized here) or its tokens."""
+        return self._bm25.top(_query_tokens(query), limit)
+
+    def scores(self, query: Query) -> dict[str, float]:
+        """BM25 score of every doc holding at least one query term."""
+        return self._bm25.scores(_query_tokens(query))
+
+    # -- writing -----------------------------------------------------------
+
+    def apply(self, docs: Iterable[tuple[str, str]], cursor: Mapping[str, int]) -> None:
+        """Index (or re-index) each (doc_id, text), then move the cursor."""
+        for doc_id, text in docs:
+            self._bm25.add(doc_id, tokenize(text))
+        self.cursor = dict(cursor)
+
+    def remove(self, doc_id: str) -> bool:
+        """Drop a doc; False if it was not indexed (derived data: nothing to undo)."""
+        if doc_id not in self._bm25:
+            return False
+        self._bm25.remove(doc_id)
+        return True
+
+    def save(self) -> None:
+        """Write the data file, then the sidecar, each atomically."""
+        generation = os.urandom(8).hex()
+        state = self._bm25.to_state()
+        meta = {"format": FORMAT, "tokenizer": TOKENIZER_VERSION, "settings": self.settings,
+                "cursor": self.cursor, "docs": len(state["ids"]), "generation": generation}
+        atomic_write(self.directory / DATA_FILE, _encode(state, generation))
+        atomic_write(self.directory / META_FILE, dumps(meta, pretty=True))
+
+
+def _bm25_params(settings: Mapping) -> dict:
+    missing = [key for key in ("k1", "b") if key not in settings]
+    if missing:
+        raise ValueError("retrieval settings lack " + ", ".join(missing))
+    return {"k1": settings["k1"], "b": settings["b"],
+            "epsilon": settings.get("epsilon", DEFAULT_EPSILON)}
+
+
+def _query_tokens(query: Query) -> list[str]:
+    return tokenize(query) if isinstance(query, str) else list(query)
+
+
+def _read_meta(path: Path) -> tuple[dict | None, str | None]:
+    try:
+        meta = loads_trusted(path.read_bytes())
+    except FileNotFoundError:
+        return None, MISSING
+    except (OSError, ValueError):
+        return None, META_UNREADABLE
+    if not _meta_shape_ok(meta):
+        return None, META_UNREADABLE
+    return meta, None
+
+
+def _meta_shape_ok(meta: object) -> bool:
+    if not isinstance(meta, dict):
+        return False
+    cursor = meta.get("cursor")
+    return (isinstance(cursor, dict)
+            and all(isinstance(v, int) for v in cursor.values())
+            and isinstance(meta.get("docs"), int)
+            and isinstance(meta.get("generation"), str))
+
+
+def _stale_reason(meta: dict, settings: dict) -> str | None:
+    if meta.get("format") != FORMAT:
+        return FORMAT_CHANGED
+    if meta.get("tokenizer") != TOKENIZER_VERSION:
+        return TOKENIZER_CHANGED
+    if meta.get("settings") != settings:
+        return SETTINGS_CHANGED
+    return None
+
+
+def _read_data(path: Path, meta: dict, settings: dict) -> tuple[BM25Index | None, str | None]:
+    try:
+        header, state = _decode(path.read_bytes())
+    except (OSError, ValueError):
+        # a missing data file beside a sidecar is as unreadable as a torn one
+        return None, DATA_UNREADABLE
+    if header["generation"] != meta["generation"]:
+        return None, DATA_MISMATCH
+    try:
+        bm25 = BM25Index.from_state(state, **_bm25_params(settings))
+    except (ValueError, TypeError):
+        return None, DATA_UNREADABLE
+    if len(bm25) != meta["docs"]:
+        return None, DATA_MISMATCH
+    return bm25, None
+
+
+def _encode(state: dict, generation: str) -> bytes:
+    arrays = [array(_U32, state[field]) for field in INT_FIELDS]
+    if sys.byteorder == "big":
+        for values in arrays:
+            values.byteswap()
+    header = dumps({"format": FORMAT, "generation": generation, "state_format": state["format"],
+                    "ids": state["ids"], "terms": state["terms"],
+                    "lengths": [len(values) for values in arrays]})
+    return b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header,
+                     *(values.tobytes() for values in arrays)])
+
+
+def _decode(data: bytes) -> tuple[dict, dict]:
+    """(header, BM25 state) from ``index.bin`` bytes; ValueError if malformed."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not an index file")
+    start = len(MAGIC) + _HEADER_LEN.size
+    (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
+    header = loads_trusted(data[start:start + header_len])
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValueError("index file of another format")
+    lengths = header["lengths"]
+    body = memoryview(data)[start + header_len:]
+    if len(lengths) != len(INT_FIELDS) or len(body) != 4 * sum(lengths):
+        raise ValueError("index file truncated or padded")
+    state = {"format": header["state_format"], "ids": header["ids"], "terms": header["terms"]}
+    for field, length in zip(INT_FIELDS, lengths):
+        state[field] = array(_U32)
+        state[field].frombytes(body[:4 * length])
+        body = body[4 * length:]
+    if sys.byteorder == "big":
+        for field in INT_FIELDS:
+            state[field].byteswap()
+    return header, state

@@ -1,0 +1,34 @@
+"""Which files are the source of truth and which are derived: the twin of WHERE_IS_THE_DATA.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .paths import config_dir
+
+ENTRIES = [
+    {"path": "store.json", "role": "source_of_truth", "what": "store format and the pinned policy hashes"},
+    {"path": "shards/<scope_digest>/NNNNNN.jsonl", "role": "source_of_truth",
+     "what": "record revisions, append-only canonical JSONL, one scope per folder"},
+    {"path": "shards/<scope_digest>/audit.jsonl", "role": "source_of_truth",
+     "what": "content-free erasure audit rows (record ids, content hashes, actor, reason, time)"},
+    {"path": "shards/<scope_digest>/manifest.json", "role": "derived",
+     "what": "bytes, lines and sha256 per shard; rebuilt by: memory doctor --repair"},
+    {"path": "shards/<scope_digest>/scope.json", "role": "derived", "what": "the scope digest (never the raw key)"},
+    {"path": "index/<scope_digest>/", "role": "derived",
+     "what": "BM25 index + sidecar pinned to the shard sizes it consumed; rebuilt on the next query when stale"},
+    {"path": "views/<scope_digest>/agent-memory.json", "role": "derived", "what": "boot view; rebuilt by memory build"},
+    {"path": ".lock", "role": "runtime", "what": "the single-writer file lock (empty)"},
+]
+
+OPERATIONS = {
+    "back_up": "copy the whole store folder while no writer runs (or: memory export --user U per scope)",
+    "move": "move the folder and point --store or $MEMORY_STORE at it; derived files travel or are rebuilt",
+    "verify": "memory doctor --store PATH (recomputes every hash and manifest)",
+    "erase": "memory erase RECORD_ID --user U, or memory erase --user U --whole-scope",
+    "rebuild_derived": "delete index/ and views/; the next query and memory build recreate them",
+}
+
+
+def describe(store_root: Path) -> dict:
+    return {"store": str(Path(store_root).resolve()), "config": str(config_dir().resolve()),
+            "files": ENTRIES, "operations": OPERATIONS}
