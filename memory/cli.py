@@ -453,6 +453,56 @@ review.command("approve")(_verdict("approve"))
 review.command("reject")(_verdict("reject"))
 
 
+# -- query -----------------------------------------------------------------------
+
+@main.command()
+@click.argument("text")
+@user_option
+@click.option("--as-of", default=None, help="Answer as of this instant (valid time; default now).")
+@click.option("--recorded-as-of", default=None, help="Answer from what the store held at this instant.")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(V.KINDS), help="Only these kinds (repeatable).")
+@click.option("--include-inactive", is_flag=True, help="Also list ineligible matches under audit_only.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--planner", type=click.Choice(V.PLANNERS), default="deterministic", show_default=True)
+@click.option("--trace", is_flag=True, help="Show each planner step.")
+@json_option
+@click.pass_context
+@_run()
+def query(ctx, text, user, as_of, recorded_as_of, kinds, include_inactive, limit, planner, trace, as_json):
+    """Answer a question from the caller's scope, or say UNKNOWN and why.
+
+    \b
+    Example:
+      memory query "where does the user live?" --user demo
+      memory query "where did the user live?" --user demo --as-of 2023-06-01 --json
+    Exit 0 for any answer, UNKNOWN included.
+    """
+    from .query import QueryRequest, run_query
+    request = QueryRequest(text=text, user=user, as_of=as_of, recorded_as_of=recorded_as_of, kinds=tuple(kinds),
+                           include_inactive=include_inactive, limit=limit, planner=planner, trace=trace)
+    result = run_query(_open_store(ctx), request)
+    _emit(result, as_json, _answer_text)
+
+
+def _answer_text(result: dict) -> str:
+    lines = [result["knowledge_state"] + (f" ({result['reason_code']})" if result["reason_code"] else "")]
+    lines += [f"  missing: {m}" for m in result["missing_conditions"]]
+    for rank, item in enumerate(result["evidence"], 1):
+        valid = item["valid_time"]
+        source = item["source"]
+        origin = source["type"] + (f" {source['ref']}" if source.get("ref") else "")
+        lines.append(f"{rank:>2}. {item['statement']}")
+        lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.2f}; "
+                     f"valid {valid['from'][:10]}..{(valid['to'] or 'now')[:10]}; {origin}")
+        for turn in item["context"]:
+            lines.append(f"      ~ {turn['source']['ref']}: {turn['statement']}")
+    for item in result["audit_only"]:
+        lines.append(f"  (audit only, {item['blocked_by']}) {item['id']} [{item['status']}] {item['statement']}")
+    for step in result["planner"]["steps"]:
+        lines.append(f"  step: {step}")
+    return "\n".join(lines)
+
+
 # -- integrity -------------------------------------------------------------------
 
 @main.command()

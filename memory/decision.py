@@ -1,0 +1,111 @@
+"""The decision: which matches may answer, the knowledge state, and why not.
+
+Pure functions of (matches, instants, policies). Validity decides, status
+qualifies: a record answers for instant T when T lies in its half-open valid
+time and it is active — or retired with a closed valid time. Candidates,
+disputed and rejected records answer at no instant. An UNKNOWN carries the
+first applicable reason in the forgetting policy's priority order and the
+conditions that would have allowed an answer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .clock import add_days
+from .policy import ForgettingPolicy
+
+# why a matching record could not answer -> the abstention reason it supports
+BLOCKERS = {
+    "disputed": "unresolved_conflict",
+    "retired": "retired_or_expired",
+    "expired": "retired_or_expired",
+    "not_yet_valid": "retired_or_expired",
+    "retention": "retired_or_expired",
+    "candidate": "candidate_or_unverified",
+    "rejected": None,   # never right: it supports no reason of its own
+}
+
+
+@dataclass
+class Match:
+    record: dict
+    score: float          # BM25 of the whole question
+    rank_score: float     # the planner's fused score (orders evidence)
+    coverage: float       # idf-weighted share of the question's terms the record holds
+    created_at: str
+    context: list = field(default_factory=list)
+
+
+def blocker(record: dict, created_at: str, as_of: str, now: str, policy: ForgettingPolicy) -> str | None:
+    """None when the record may answer for ``as_of``; else what stops it."""
+    status = record["status"]
+    if status in ("disputed", "candidate", "rejected"):
+        return status
+    if status not in policy.answering_statuses:
+        return "retired"
+    valid = record["valid_time"]
+    if status == "retired" and valid["to"] is None and policy.retired_requires_closed_validity:
+        return "retired"
+    if as_of < valid["from"]:
+        return "not_yet_valid"
+    if valid["to"] is not None and as_of >= valid["to"]:
+        return "retired" if status == "retired" else "expired"
+    days = policy.retention_days(record["kind"], record["sensitivity"]["classification"])
+    if days is not None and add_days(created_at, days) <= now:
+        return "retention"
+    return None
+
+
+@dataclass
+class Decision:
+    knowledge_state: str
+    reason_code: str | None
+    missing_conditions: list[str]
+    evidence: list[Match]
+    blocked: list[tuple[Match, str]]
+
+
+def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
+           scope_label: str, query_terms: list[str]) -> Decision:
+    relevant = [m for m in matches if m.coverage >= min_coverage]
+    evidence, blocked = [], []
+    for match in relevant:
+        why = blocker(match.record, match.created_at, as_of, now, policy)
+        (blocked.append((match, why)) if why else evidence.append(match))
+    if evidence:
+        return Decision(_answered_state(evidence, now), None, [], evidence, blocked)
+    reason = _first_reason(blocked, policy)
+    return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked)
+
+
+def _answered_state(evidence: list[Match], now: str) -> str:
+    negative = any(m.record["kind"] == "negative" for m in evidence)
+    positive = any(m.record["kind"] != "negative" for m in evidence)
+    if negative and positive:
+        return "VERIFIED_WITH_NEGATIVE_BOUNDARY"
+    if negative:
+        return "VERIFIED_NEGATIVE"
+    ended = all(m.record["valid_time"]["to"] is not None and m.record["valid_time"]["to"] <= now
+                for m in evidence)
+    return "VERIFIED_HISTORICAL" if ended else "VERIFIED"
+
+
+def _first_reason(blocked: list[tuple[Match, str]], policy: ForgettingPolicy) -> str:
+    present = {BLOCKERS[why] for _, why in blocked} - {None}
+    for reason in policy.abstention_priority:
+        if reason in present:
+            return reason
+    return "insufficient_evidence"
+
+
+def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: list[str]) -> list[str]:
+    ids = lambda wanted: sorted({m.record["id"] for m, why in blocked if BLOCKERS[why] == wanted})  # noqa: E731
+    if reason == "unresolved_conflict":
+        return [f"a resolve envelope settling the dispute among {', '.join(ids(reason))}"]
+    if reason == "retired_or_expired":
+        return [f"an active record valid at {as_of} (the matches {', '.join(ids(reason))} "
+                "were retired, expired or not yet valid then)"]
+    if reason == "candidate_or_unverified":
+        return [f"a reviewer's approval of candidate {', '.join(ids(reason))}"]
+    terms = ", ".join(query_terms) if query_terms else "the question's terms"
+    return [f"an active record in scope {scope_label} that covers: {terms}"]

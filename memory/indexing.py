@@ -1,0 +1,63 @@
+"""Keep a scope's BM25 index in step with its shards, reading only what is new.
+
+The index is derived: its sidecar cursor records the bytes consumed per shard.
+A refresh reads each shard from its cursor to the last complete line; a shard
+that shrank or vanished (erasure, repair) forces a rebuild. Records are never
+re-tokenized when nothing changed.
+"""
+from __future__ import annotations
+
+from .jsonio import loads_trusted
+from .paths import scope_digest
+from .retrieval.index import ScopeIndex
+from .store import Store
+
+
+def document_text(record: dict) -> str:
+    """What a record is found by: statement, aliases, tags, key words, speaker."""
+    parts = [record["statement"], *record.get("aliases", []), *record.get("tags", [])]
+    if record.get("memory_key"):
+        parts.append(record["memory_key"].replace(".", " ").replace("_", " "))
+    if record["kind"] == "negative":
+        parts.extend(record.get("negative_triggers", []))
+    speaker = (record.get("source") or {}).get("speaker")
+    if speaker:
+        parts.append(speaker)
+    return "\n".join(parts)
+
+
+def index_settings(store: Store) -> dict:
+    bm25 = store.policies.retrieval.bm25
+    return {"k1": bm25["k1"], "b": bm25["b"], "epsilon": bm25.get("epsilon", 0.25), "fields": 1}
+
+
+def open_index(store: Store, scope: dict) -> ScopeIndex:
+    """The scope's index, refreshed from the shards and saved when it changed."""
+    directory = store.layout.index_dir(scope_digest(scope["type"], scope["key"]))
+    index = ScopeIndex.open(directory, index_settings(store))
+    shards = store.shard_paths(scope)
+    sizes = {p.name: p.stat().st_size for p in shards}
+    if any(index.cursor.get(name, 0) > size for name, size in sizes.items()) or set(index.cursor) - set(sizes):
+        index = ScopeIndex(directory, index_settings(store), rebuilt_reason="shards_changed")
+    if all(index.cursor.get(name) == size for name, size in sizes.items()) and len(index.cursor) == len(sizes):
+        return index
+    docs, cursor = [], dict(index.cursor)
+    for path in shards:
+        start = cursor.get(path.name, 0)
+        if start == sizes[path.name]:
+            continue
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            chunk = handle.read(sizes[path.name] - start)
+        complete = chunk[:chunk.rfind(b"\n") + 1]
+        for line in complete.splitlines():
+            record = loads_trusted(line)
+            if record["revision"] == 1 and record["id"] not in index:
+                docs.append((record["id"], document_text(record)))
+        cursor[path.name] = start + len(complete)
+    index.apply(docs, cursor)
+    try:
+        index.save()
+    except OSError:
+        pass  # derived data: a read-only store still answers, it just re-reads next time
+    return index

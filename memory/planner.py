@@ -1,0 +1,142 @@
+"""The deterministic planner: several BM25 searches, notes, fusion, context.
+
+Offline and repeatable. Steps (each can be switched off in the retrieval
+policy's ``features``): search the whole question; search its entities,
+numbers and dates; search again with terms learned from the first results
+(pseudo-relevance feedback); fuse the rankings with reciprocal rank fusion,
+per record and per session; expand episodes to neighbouring turns of the same
+session. It stops within ``planner.max_steps`` searches. It only reads.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .retrieval.tokenize import tokenize
+
+_ENTITY = re.compile(r"\b(?:[A-Z][\w'-]+|\d[\d/:.-]*)\b")
+
+
+@dataclass
+class Candidate:
+    record_id: str
+    score: float = 0.0          # BM25 of the whole question
+    fused: float = 0.0
+    coverage: float = 0.0
+
+
+@dataclass
+class PlanResult:
+    candidates: list[Candidate]
+    query_terms: list[str]
+    steps: list[dict] = field(default_factory=list)
+
+
+class SearchSpace:
+    """What the planner may read: one scope's index and the records it may return."""
+
+    def __init__(self, index, records: dict[str, dict]) -> None:
+        self.index = index
+        self.records = records
+
+    def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
+        scored = self.index.scores(tokens)
+        hits = [(rid, s) for rid, s in scored.items() if rid in self.records]
+        hits.sort(key=lambda item: -item[1])
+        return hits[:limit]
+
+    def idf(self, term: str) -> float:
+        return self.index.idf(term)
+
+    def terms(self, record_id: str) -> list[str]:
+        return self.index.terms(record_id)
+
+
+def entity_terms(question: str) -> list[str]:
+    """Capitalized words, numbers and dates: what the question is about."""
+    words = _ENTITY.findall(question)
+    first = question.strip().split(" ", 1)[0] if question.strip() else ""
+    return tokenize(" ".join(w for w in words if w != first or any(c.isdigit() for c in w)))
+
+
+def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str], count: int) -> list[str]:
+    """Terms frequent in the first results and rare in the scope (Rocchio-style)."""
+    weights: Counter = Counter()
+    for record_id in top_ids:
+        for term, tf in Counter(space.terms(record_id)).items():
+            if term not in query_terms:
+                weights[term] += (1 + math.log(tf)) * space.idf(term)
+    return [term for term, _ in weights.most_common(count)]
+
+
+def coverage(space: SearchSpace, record_id: str, query_terms: list[str]) -> float:
+    unique = set(query_terms)
+    total = sum(max(space.idf(t), 0.0) for t in unique)
+    if total <= 0:
+        return 0.0
+    held = set(space.terms(record_id))
+    return sum(max(space.idf(t), 0.0) for t in unique if t in held) / total
+
+
+def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
+    fused: Counter = Counter()
+    for ranking in rankings:
+        for rank, record_id in enumerate(ranking, 1):
+            fused[record_id] += 1.0 / (k + rank)
+    return fused
+
+
+def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, float]:
+    """Each session ranked by its best turn; every turn of it gets the session's RRF share."""
+    session_rank: dict[str, int] = {}
+    for record_id in ranking:
+        session = space.records[record_id]["source"].get("session")
+        if session and session not in session_rank:
+            session_rank[session] = len(session_rank) + 1
+    bonus = {}
+    for record_id in ranking:
+        session = space.records[record_id]["source"].get("session")
+        if session:
+            bonus[record_id] = 1.0 / (k + session_rank[session])
+    return bonus
+
+
+def plan(space: SearchSpace, question: str, settings: dict, features) -> PlanResult:
+    """Run the searches and return candidates ranked by fused score."""
+    per_search, k = settings["candidates_per_search"], settings["rrf_k"]
+    budget = settings["max_steps"]
+    terms = tokenize(question)
+    steps: list[dict] = []
+    if not terms:
+        return PlanResult([], terms, [{"action": "finish", "why": "the question has no searchable terms"}])
+
+    def search(action: str, tokens: list[str]) -> list[str]:
+        hits = space.search(tokens, per_search)
+        steps.append({"action": "search", "kind": action, "terms": tokens, "hits": len(hits)})
+        return [rid for rid, _ in hits]
+
+    first_hits = space.search(terms, per_search)
+    steps.append({"action": "search", "kind": "question", "terms": terms, "hits": len(first_hits)})
+    first = [rid for rid, _ in first_hits]
+    rankings = [first]
+    if features("entity_search") and len(steps) < budget:
+        entities = entity_terms(question)
+        if entities and set(entities) != set(terms):
+            rankings.append(search("entities", entities))
+    if features("feedback_expansion") and first and len(steps) < budget:
+        extra = feedback_terms(space, first[:3], set(terms), 5)
+        if extra:
+            rankings.append(search("feedback", terms + extra))
+    fused = _rrf(rankings, k)
+    if features("session_fusion"):
+        for record_id, bonus in _session_bonus(space, first, k).items():
+            fused[record_id] += bonus
+    scores = dict(first_hits)
+    candidates = [Candidate(rid, scores.get(rid, 0.0), value, coverage(space, rid, terms))
+                  for rid, value in fused.items()]
+    candidates.sort(key=lambda c: (-c.fused, -c.score))
+    steps.append({"action": "take_note", "kept": len(candidates)})
+    steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
+    return PlanResult(candidates, terms, steps)

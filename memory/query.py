@@ -1,0 +1,154 @@
+"""``memory query``: a question and a scope in, a ranked, explained answer out.
+
+``run_query(store, QueryRequest) -> dict`` is the DESIGN §6 JSON. The scope
+comes from the caller; only that scope's files are opened (plus the shared
+scopes the forgetting policy grants). Candidates come from the planner over
+every record of the scope; the decision decides which may answer; ineligible
+matches appear only in ``audit_only`` and only when asked for.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import decision as decide_mod
+from . import planner
+from .clock import normalize_instant
+from .errors import UsageError
+from .indexing import open_index
+from .store import Store, user_scope
+from .vocabulary import KINDS, PLANNERS
+
+
+@dataclass
+class QueryRequest:
+    text: str
+    user: str
+    as_of: str | None = None
+    recorded_as_of: str | None = None
+    kinds: tuple = ()
+    include_inactive: bool = False
+    limit: int = 10
+    planner: str = "deterministic"
+    trace: bool = False
+
+
+@dataclass
+class _View:
+    scope: dict
+    records: dict[str, dict]
+    created: dict[str, str]
+    sessions: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _instant(value: str | None, name: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return normalize_instant(value)
+    except (ValueError, TypeError):
+        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
+
+
+def _validate(request: QueryRequest) -> None:
+    if not isinstance(request.text, str) or not request.text.strip():
+        raise UsageError("the query is empty", code="empty_query")
+    if request.planner not in PLANNERS:
+        raise UsageError(f"unknown planner '{request.planner}'", code="usage_error")
+    if request.limit < 1:
+        raise UsageError("--limit must be at least 1", code="usage_error")
+    unknown = [k for k in request.kinds if k not in KINDS]
+    if unknown:
+        raise UsageError("unknown kind(s): " + ", ".join(unknown), code="usage_error")
+
+
+def _view(store: Store, scope: dict, recorded_as_of: str | None) -> _View:
+    state = store.state(scope)
+    if recorded_as_of is None:
+        records = {r["id"]: r for r in state.currents()}
+    else:
+        records = {r["id"]: r for r in state.as_recorded_at(recorded_as_of)}
+    created = {rid: state.revisions[rid][0]["recorded_time"]["recorded_at"] for rid in records}
+    view = _View(scope, records, created)
+    for record_id, record in records.items():
+        session = (record.get("source") or {}).get("session")
+        if session and record["kind"] == "episode":
+            view.sessions.setdefault(session, []).append(record_id)
+    return view
+
+
+def _context(view: _View, record: dict, window: int, answers) -> list[dict]:
+    session = (record.get("source") or {}).get("session")
+    if record["kind"] != "episode" or not session or window <= 0:
+        return []
+    turns = view.sessions.get(session, [])
+    at = turns.index(record["id"])
+    out = []
+    for neighbour_id in turns[max(0, at - window): at] + turns[at + 1: at + 1 + window]:
+        neighbour = view.records[neighbour_id]
+        if answers(neighbour):
+            out.append({"id": neighbour_id, "statement": neighbour["statement"],
+                        "source": {"ref": neighbour["source"].get("ref")}})
+    return out
+
+
+def _evidence_item(match: decide_mod.Match) -> dict:
+    record = match.record
+    source = record["source"]
+    return {"id": record["id"], "revision": record["revision"], "kind": record["kind"],
+            "status": record["status"], "statement": record["statement"], "score": round(match.score, 4),
+            "memory_key": record["memory_key"], "valid_time": record["valid_time"],
+            "recorded_time": record["recorded_time"],
+            "source": {"type": source["type"], "ref": source.get("ref"), "session": source.get("session"),
+                       "speaker": source.get("speaker")},
+            "context": match.context}
+
+
+def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dict:
+    _validate(request)
+    now = store.clock.now()
+    as_of = _instant(request.as_of, "--as-of") or now
+    recorded_as_of = _instant(request.recorded_as_of, "--recorded-as-of")
+    scopes = [user_scope(request.user)] + list(store.policies.forgetting.shared_scopes)
+    retrieval = store.policies.retrieval
+    settings = dict(retrieval.planner)
+    matches, steps, terms = [], [], []
+    for scope in scopes:
+        view = _view(store, scope, recorded_as_of)
+        if request.kinds:
+            view.records = {i: r for i, r in view.records.items() if r["kind"] in request.kinds}
+        space = planner.SearchSpace(open_index(store, scope), view.records)
+        result = _plan(space, request, settings, retrieval, llm_transport)
+        steps += result.steps
+        terms = result.query_terms
+        for candidate in result.candidates:
+            matches.append((view, decide_mod.Match(view.records[candidate.record_id], candidate.score,
+                                                   candidate.fused, candidate.coverage,
+                                                   view.created[candidate.record_id])))
+    matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
+    forgetting = store.policies.forgetting
+    verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=forgetting,
+                                min_coverage=retrieval.decision["min_coverage"],
+                                scope_label=f"user:{request.user}", query_terms=terms)
+    evidence = verdict.evidence[:request.limit]
+    if retrieval.feature("context_expansion"):
+        views = {id(m): v for v, m in matches}
+        for match in evidence:
+            view = views[id(match)]
+            match.context = _context(view, match.record, settings["context_window"],
+                                     lambda r, v=view: decide_mod.blocker(
+                                         r, v.created[r["id"]], as_of, now, forgetting) is None)
+    audit = [dict(_evidence_item(m), blocked_by=why) for m, why in verdict.blocked] if request.include_inactive else []
+    return {
+        "knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code,
+        "missing_conditions": verdict.missing_conditions, "query": request.text, "scope": scopes,
+        "as_of": {"valid_time": as_of, "recorded_time": recorded_as_of},
+        "evidence": [_evidence_item(m) for m in evidence], "audit_only": audit[:request.limit],
+        "planner": {"name": request.planner, "steps": steps if request.trace else []},
+    }
+
+
+def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport):
+    if request.planner == "llm":
+        from .llm_planner import plan as llm_plan
+        return llm_plan(space, request.text, retrieval.data.get("llm", {}), transport=llm_transport)
+    return planner.plan(space, request.text, settings, retrieval.feature)
