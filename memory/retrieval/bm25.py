@@ -68,6 +68,14 @@ class BM25Index:
         terms = self._terms
         return [terms[t] for t in self._doc_term_ids(self._slot_of[doc_id])]
 
+    def idf(self, term: str) -> float:
+        """The idf a query term scores with; an unseen term gets the idf of df 0 (rarest)."""
+        term_id = self._term_id.get(term)
+        df = self._df(term_id) if term_id is not None else 0
+        if df == 0:
+            return math.log(len(self._slot_of) + 0.5) - math.log(0.5)
+        return self._idf(term, df)
+
     def scores(self, query_tokens: Iterable[str]) -> dict[str, float]:
         """BM25 score of every document holding at least one query token."""
         ids = self._ids
@@ -161,7 +169,7 @@ class BM25Index:
     # -- internals ---------------------------------------------------------
 
     def _adopt(self, state: dict) -> None:
-        """Take ``state`` as the base arrays; caches stay valid (same corpus)."""
+        """Take a dense state as the base arrays, with no overlays and fresh caches."""
         self._ids: list[str | None] = list(state["ids"])
         self._slot_of = dict(zip(self._ids, range(len(self._ids))))
         self._terms: list[str] = list(state["terms"])
@@ -215,6 +223,8 @@ class BM25Index:
         if not self._slot_of:
             return acc
         k1, b, lens = self.k1, self.b, self._lens
+        # hoisted, but evaluated exactly as rank-bm25's (1 - b) + b * dl / avgdl
+        k1_plus_1, one_minus_b = k1 + 1, 1 - b
         avgdl = self._total_len / len(self._slot_of)
         for token in query_tokens:
             term_id = self._term_id.get(token)
@@ -226,7 +236,7 @@ class BM25Index:
             idf = self._idf(token, len(slots))
             for slot, tf in zip(slots, tfs):
                 acc[slot] = acc.get(slot, 0.0) + idf * (
-                    tf * (k1 + 1) / (tf + k1 * (1 - b + b * lens[slot] / avgdl)))
+                    tf * k1_plus_1 / (tf + k1 * (one_minus_b + b * lens[slot] / avgdl)))
         return acc
 
     def _idf(self, term: str, df: int) -> float:
@@ -260,7 +270,9 @@ class BM25Index:
                 if term_id < self._base_terms:
                     hist[self._base_df(term_id)] -= 1
                 hist[len(slots)] += 1
-            self._df_hist = +hist  # unary plus drops zero and negative counts
+            hist = +hist  # drops the zero counts the subtraction left
+            hist.pop(0, None)  # terms whose every document was removed
+            self._df_hist = hist
         return self._df_hist
 
     def _base_df(self, term_id: int) -> int:

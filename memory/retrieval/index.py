@@ -72,14 +72,14 @@ class ScopeIndex:
         """Load the saved index, or an empty one naming why it is stale."""
         index = cls(directory, settings)
         meta, reason = _read_meta(index.directory / META_FILE)
-        if reason is None:
-            reason = _stale_reason(meta, index.settings)
+        reason = reason or _stale_reason(meta, index.settings)
+        bm25 = None
         if reason is None:
             bm25, reason = _read_data(index.directory / DATA_FILE, meta, index.settings)
-        if reason is not None:
+        if bm25 is None:
             index.rebuilt_reason = reason
-            return index
-        index._bm25, index.cursor = bm25, meta["cursor"]
+        else:
+            index._bm25, index.cursor = bm25, meta["cursor"]
         return index
 
     # -- reading -----------------------------------------------------------
@@ -101,6 +101,10 @@ class ScopeIndex:
     def search(self, query: Query, limit: int) -> list[tuple[str, float]]:
         """Best ``limit`` docs for a query text (tokenized here) or its tokens."""
         return self._bm25.top(_query_tokens(query), limit)
+
+    def idf(self, term: str) -> float:
+        """BM25 idf of a term (an unseen term counts as the rarest: df 0)."""
+        return self._bm25.idf(term)
 
     def scores(self, query: Query) -> dict[str, float]:
         """BM25 score of every doc holding at least one query term."""
@@ -206,23 +210,28 @@ def _encode(state: dict, generation: str) -> bytes:
 
 def _decode(data: bytes) -> tuple[dict, dict]:
     """(header, BM25 state) from ``index.bin`` bytes; ValueError if malformed."""
-    if not data.startswith(MAGIC):
-        raise ValueError("not an index file")
     start = len(MAGIC) + _HEADER_LEN.size
+    if len(data) < start or not data.startswith(MAGIC):
+        raise ValueError("not an index file")
     (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
     header = loads_trusted(data[start:start + header_len])
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    try:
+        return header, _state_from(header, memoryview(data)[start + header_len:])
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError("index file header is malformed") from exc
+
+
+def _state_from(header: dict, body: memoryview) -> dict:
+    if header["format"] != FORMAT or not isinstance(header["generation"], str):
         raise ValueError("index file of another format")
     lengths = header["lengths"]
-    body = memoryview(data)[start + header_len:]
     if len(lengths) != len(INT_FIELDS) or len(body) != 4 * sum(lengths):
         raise ValueError("index file truncated or padded")
     state = {"format": header["state_format"], "ids": header["ids"], "terms": header["terms"]}
     for field, length in zip(INT_FIELDS, lengths):
-        state[field] = array(_U32)
-        state[field].frombytes(body[:4 * length])
+        values = state[field] = array(_U32)
+        values.frombytes(body[:4 * length])
+        if sys.byteorder == "big":
+            values.byteswap()
         body = body[4 * length:]
-    if sys.byteorder == "big":
-        for field in INT_FIELDS:
-            state[field].byteswap()
-    return header, state
+    return state

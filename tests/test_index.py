@@ -1,0 +1,193 @@
+"""ScopeIndex: a persistent, self-describing, rebuild-when-stale scope index."""
+from __future__ import annotations
+
+import math
+import shutil
+
+import orjson
+import pytest
+from rank_bm25 import BM25Okapi
+
+from memory.retrieval import index as index_module
+from memory.retrieval.index import DATA_FILE, META_FILE, ScopeIndex
+from memory.retrieval.tokenize import TOKENIZER_VERSION, tokenize
+
+SETTINGS = {"k1": 1.2, "b": 0.75}
+DOCS = [
+    ("mem_1", "The user lives in Berlin since 2023-05-07"),
+    ("mem_2", "The user's favourite food is ramen"),
+    ("mem_3", "Running club meets on Tuesdays in Berlin"),
+    ("mem_4", "東京都に住んでいます"),
+    ("mem_5", "Project deadline moved to 2024-01-15"),
+]
+CURSOR = {"000001.jsonl": 512}
+
+
+@pytest.fixture
+def saved(tmp_path):
+    """A folder holding a saved index of DOCS."""
+    index = ScopeIndex(tmp_path / "idx", SETTINGS)
+    index.apply(DOCS, CURSOR)
+    index.save()
+    return tmp_path / "idx"
+
+
+def test_saved_index_loads_with_docs_cursor_and_results(saved):
+    built = ScopeIndex(saved, SETTINGS)
+    built.apply(DOCS, CURSOR)
+    loaded = ScopeIndex.open(saved, SETTINGS)
+    assert loaded.rebuilt_reason is None
+    assert loaded.cursor == CURSOR
+    assert loaded.doc_ids() == [doc_id for doc_id, _ in DOCS]
+    assert loaded.search("where does the user live?", 3) == built.search("where does the user live?", 3)
+    assert loaded.terms("mem_3") == tokenize(DOCS[2][1])
+
+
+def test_sidecar_names_what_the_index_was_built_from(saved):
+    meta = orjson.loads((saved / META_FILE).read_bytes())
+    assert meta["format"] == 1
+    assert meta["tokenizer"] == TOKENIZER_VERSION
+    assert meta["settings"] == SETTINGS
+    assert meta["cursor"] == CURSOR
+    assert meta["docs"] == len(DOCS)
+
+
+def test_missing_folder_opens_empty(tmp_path):
+    index = ScopeIndex.open(tmp_path / "nowhere", SETTINGS)
+    assert index.rebuilt_reason == "missing"
+    assert len(index) == 0 and index.cursor == {}
+
+
+def test_changed_settings_open_empty(saved):
+    index = ScopeIndex.open(saved, {"k1": 1.5, "b": 0.75})
+    assert index.rebuilt_reason == "settings_changed"
+    assert len(index) == 0 and index.cursor == {}
+
+
+def test_added_setting_counts_as_a_change(saved):
+    assert ScopeIndex.open(saved, {**SETTINGS, "epsilon": 0.25}).rebuilt_reason == "settings_changed"
+
+
+def test_changed_tokenizer_opens_empty(saved, monkeypatch):
+    monkeypatch.setattr(index_module, "TOKENIZER_VERSION", TOKENIZER_VERSION + "-next")
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.rebuilt_reason == "tokenizer_changed" and len(index) == 0
+
+
+def test_other_format_opens_empty(saved):
+    meta = orjson.loads((saved / META_FILE).read_bytes())
+    (saved / META_FILE).write_bytes(orjson.dumps({**meta, "format": 2}))
+    assert ScopeIndex.open(saved, SETTINGS).rebuilt_reason == "format_changed"
+
+
+@pytest.mark.parametrize("garbage", [b"", b"{not json", b"[]", b'{"cursor": {"a": "x"}, "docs": 1}'])
+def test_unreadable_sidecar_opens_empty(saved, garbage):
+    (saved / META_FILE).write_bytes(garbage)
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.rebuilt_reason == "meta_unreadable" and len(index) == 0
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data[:-3],               # torn tail
+    lambda data: data[:20],               # torn header
+    lambda data: b"garbage" + data,       # not our file
+    lambda data: b"",
+])
+def test_damaged_data_file_opens_empty(saved, damage):
+    path = saved / DATA_FILE
+    path.write_bytes(damage(path.read_bytes()))
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.rebuilt_reason == "data_unreadable" and len(index) == 0 and index.cursor == {}
+
+
+def test_missing_data_file_opens_empty(saved):
+    (saved / DATA_FILE).unlink()
+    assert ScopeIndex.open(saved, SETTINGS).rebuilt_reason == "data_unreadable"
+
+
+def test_data_and_sidecar_from_different_saves_open_empty(saved, tmp_path):
+    # a crash after the data file was replaced but before the sidecar was
+    old_meta = tmp_path / "old-meta"
+    shutil.copy(saved / META_FILE, old_meta)
+    index = ScopeIndex.open(saved, SETTINGS)
+    index.remove("mem_1")
+    index.apply([("mem_6", "new text")], {"000001.jsonl": 600})
+    index.save()
+    shutil.copy(old_meta, saved / META_FILE)
+    stale = ScopeIndex.open(saved, SETTINGS)
+    assert stale.rebuilt_reason == "data_mismatch" and len(stale) == 0 and stale.cursor == {}
+
+
+def test_apply_replaces_a_doc_and_moves_the_cursor(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    index.apply([("mem_1", "The user moved to Lisbon")], {"000001.jsonl": 700})
+    assert index.cursor == {"000001.jsonl": 700}
+    assert "mem_1" not in index.scores("berlin")
+    assert index.search("lisbon", 5)[0][0] == "mem_1"
+    assert len(index) == len(DOCS)
+
+
+def test_changes_after_loading_survive_the_next_save(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    index.apply([("mem_1", "The user moved to Lisbon"), ("mem_6", "Lisbon has trams")], {"000001.jsonl": 900})
+    assert index.remove("mem_3") is True
+    index.save()
+    reloaded = ScopeIndex.open(saved, SETTINGS)
+    fresh = ScopeIndex(saved, SETTINGS)
+    fresh.apply([DOCS[1], DOCS[3], DOCS[4], ("mem_1", "The user moved to Lisbon"),
+                 ("mem_6", "Lisbon has trams")], {})
+    assert reloaded.rebuilt_reason is None
+    assert reloaded.doc_ids() == fresh.doc_ids()
+    query = "user lisbon berlin ramen"
+    assert reloaded.scores(query) == pytest.approx(fresh.scores(query))
+    assert reloaded.cursor == {"000001.jsonl": 900}
+
+
+def test_remove_reports_whether_the_doc_was_indexed(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.remove("mem_2") is True
+    assert index.remove("mem_2") is False
+    assert "mem_2" not in index and "mem_2" not in index.scores("ramen")
+
+
+def test_search_takes_text_or_tokens(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.search("Running in Berlin", 5) == index.search(["run", "berlin"], 5)
+    assert index.scores("Running in Berlin") == index.scores(["run", "berlin"])
+
+
+def test_cjk_and_dates_are_searchable(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    assert index.search("東京", 1)[0][0] == "mem_4"
+    assert index.search("2024-01-15", 1)[0][0] == "mem_5"
+
+
+def test_scores_use_the_settings_parameters(tmp_path):
+    settings = {"k1": 1.5, "b": 0.3, "epsilon": 0.5}
+    index = ScopeIndex(tmp_path, settings)
+    index.apply(DOCS, {})
+    corpus = [tokenize(text) for _, text in DOCS]
+    query = tokenize("user lives in Berlin")
+    want = BM25Okapi(corpus, k1=1.5, b=0.3, epsilon=0.5).get_scores(query)
+    got = index.scores(query)
+    for (doc_id, _), score in zip(DOCS, want):
+        if doc_id in got:
+            assert math.isclose(got[doc_id], score, rel_tol=1e-9)
+    assert set(got) == {"mem_1", "mem_2", "mem_3"}
+
+
+def test_settings_without_k1_or_b_are_refused(tmp_path):
+    with pytest.raises(ValueError):
+        ScopeIndex(tmp_path, {"k1": 1.2})
+
+
+def test_save_leaves_only_the_two_files(saved):
+    index = ScopeIndex.open(saved, SETTINGS)
+    index.save()
+    assert sorted(path.name for path in saved.iterdir()) == [DATA_FILE, META_FILE]
+
+
+def test_empty_index_saves_and_loads(tmp_path):
+    ScopeIndex(tmp_path, SETTINGS).save()
+    index = ScopeIndex.open(tmp_path, SETTINGS)
+    assert index.rebuilt_reason is None and len(index) == 0 and index.search("x", 3) == []
