@@ -503,6 +503,113 @@ def _answer_text(result: dict) -> str:
     return "\n".join(lines)
 
 
+# -- datasets and benchmarks -------------------------------------------------------
+
+DATASETS = ("locomo", "longmemeval")
+
+
+@main.command("import")
+@click.argument("dataset", type=click.Choice(DATASETS + ("jsonl",)))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@json_option
+@click.pass_context
+@_run()
+def import_command(ctx, dataset, path, as_json):
+    """Import a public dataset's turns as episodes, through the mutation policy.
+
+    \b
+    Example:
+      memory --store /tmp/locomo import locomo ../shared/data/locomo/locomo5_dev.json
+    LoCoMo scopes are user:<sample_id>; LongMemEval scopes user:<question_id>.
+    """
+    if dataset == "jsonl":
+        raise UsageError("import jsonl is not available yet (see the export/import issue)", code="usage_error")
+    from .benchmark.runner import import_items, load_dataset
+    items = load_dataset(dataset, Path(path))
+    total = sum(len(item.turns) for item in items)
+    store = _open_store(ctx, create=True)
+    with _progress(total, f"importing {dataset}") as bar:
+        counts = import_items(store, items, progress=bar.update)
+    counts["items"] = len(items)
+    _emit(counts, as_json, lambda c: f"{c['items']} item(s): {c['applied']} applied, "
+          f"{c['idempotent']} idempotent, {c['refused']} refused")
+    if counts["refused"]:
+        sys.exit(5)
+
+
+@main.group()
+def benchmark():
+    """Measure retrieval and decision quality: gold cases, LoCoMo, LongMemEval."""
+
+
+def _write_reports(report: dict, html: str | None, as_json: bool) -> None:
+    from .benchmark.report import render_html, render_table
+    if html:
+        Path(html).write_text(render_html(report), encoding="utf-8")
+    _emit(report, as_json, render_table)
+
+
+@benchmark.command("gold")
+@click.option("--cases", "case_paths", multiple=True, type=click.Path(exists=True),
+              help="Gold-case JSONL file or folder (repeatable; default benchmarks/gold/).")
+@click.option("--gates", "gates_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Gates file (default config/benchmark-gates.json).")
+@click.option("--html", default=None, type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
+@json_option
+@click.pass_context
+@_run()
+def benchmark_gold(ctx, case_paths, gates_path, html, as_json):
+    """Run the gold cases, each in a fresh store, and check the hard gates.
+
+    \b
+    Example:
+      memory benchmark gold --json
+    Exits 10 when a gate fails.
+    """
+    from .benchmark.gold import check_gates, load_cases, run_gold
+    from .jsonio import read_json_file
+    from .paths import PROJECT_ROOT, config_dir
+    paths = [Path(p) for p in case_paths] or [PROJECT_ROOT / "benchmarks" / "gold"]
+    files = [f for p in paths for f in (sorted(p.glob("*.jsonl")) if p.is_dir() else [p])]
+    cases = load_cases(files)
+    with _progress(len(cases), "gold cases") as bar:
+        report = run_gold(cases, progress=lambda done, total: bar.update(1))
+    gates = read_json_file(Path(gates_path) if gates_path else config_dir() / "benchmark-gates.json", what="gates")
+    failed = check_gates(report, gates)
+    report["gates"] = {"passed": not failed, "failed": failed}
+    _write_reports(report, html, as_json)
+    if failed:
+        from .errors import GateError
+        if not as_json:
+            click.echo("gate(s) failed: " + "; ".join(failed), err=True)
+        sys.exit(GateError.exit_code)
+
+
+def _dataset_command(dataset: str):
+    @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+    @click.option("--limit", default=None, type=click.IntRange(1, 1000), help="Evidence items per question.")
+    @click.option("--html", default=None, type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
+    @json_option
+    @click.pass_context
+    @_run()
+    def command(ctx, path, limit, html, as_json):
+        from .benchmark.runner import run_dataset
+        with _progress(0, f"{dataset}") as bar:
+            report = run_dataset(dataset, Path(path), limit=limit,
+                                 query_progress=lambda done, total: (setattr(bar, "length", total), bar.update(1)))
+        _write_reports(report, html, as_json)
+    command.__doc__ = (f"Import the {dataset} file into a scratch store, query every question, and score "
+                       f"retrieval against the gold evidence, beside the BM25 and ReFind-style baselines.\n\n"
+                       f"    \b\n    Example:\n      memory benchmark {dataset} "
+                       + ("../shared/data/locomo/locomo5_dev.json" if dataset == "locomo"
+                          else "../shared/data/longmemeval/longmemeval_s_dev100.json.gz") + " --json\n    ")
+    return command
+
+
+for _name in DATASETS:
+    benchmark.command(_name)(_dataset_command(_name))
+
+
 # -- integrity -------------------------------------------------------------------
 
 @main.command()

@@ -60,7 +60,10 @@ def parse_instant(text: str) -> _dt.datetime:
 
 def normalize_instant(text: str) -> str:
     """Any accepted instant spelling -> the canonical ``YYYY-MM-DDTHH:MM:SSZ``."""
-    return format_instant(parse_instant(text))
+    try:
+        return format_instant(parse_instant(text))
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last UTC instant
+        raise ValueError("instant out of range") from None
 
 
 def add_days(instant: str, days: int) -> str:

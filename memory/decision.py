@@ -66,14 +66,23 @@ class Decision:
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
-           scope_label: str, query_terms: list[str]) -> Decision:
-    relevant = [m for m in matches if m.coverage >= min_coverage]
+           scope_label: str, query_terms: list[str], support_coverage: float = 0.0) -> Decision:
+    """Answer when an eligible match covers ``min_coverage`` of the question (sufficiency);
+    then every eligible match above ``support_coverage`` is listed as evidence, best first."""
     evidence, blocked = [], []
-    for match in relevant:
+    for match in matches:
+        if match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0:
+            continue
         why = blocker(match.record, match.created_at, as_of, now, policy)
-        (blocked.append((match, why)) if why else evidence.append(match))
-    if evidence:
-        return Decision(_answered_state(evidence, now), None, [], evidence, blocked)
+        if why:
+            if match.coverage >= min_coverage:
+                blocked.append((match, why))
+        else:
+            evidence.append(match)
+    if any(m.coverage >= min_coverage for m in evidence):
+        evidence = [m for m in evidence if m.coverage >= support_coverage]
+        return Decision(_answered_state([m for m in evidence if m.coverage >= min_coverage], now), None, [],
+                        evidence, blocked)
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked)
 

@@ -17,10 +17,11 @@ from . import schemas
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import Store, drop_incomplete_tail, heal_torn_tail
+from .store import (Store, cut_incomplete_group, drop_incomplete_tail, heal_torn_tail, read_audit_rows,
+                    settled_transactions)
 
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
-              "shard_unlisted", "derived_stale"}
+              "shard_unlisted", "derived_stale", "erasure_incomplete"}
 
 
 @dataclass
@@ -86,8 +87,13 @@ def _check_scope(store: Store, digest: str, report: Report) -> None:
     if manifest is not None:
         for name in set(manifest.get("shards", {})) - {p.name for p in shards}:
             report.add("shard_missing", f"shards/{digest}/{name}", "listed in the manifest but absent")
-    if len(drop_incomplete_tail(revisions)) != len(revisions):
+    audit = read_audit_rows(directory)
+    if len(drop_incomplete_tail(revisions, settled_transactions(audit))) != len(revisions):
         report.add("incomplete_transaction", f"shards/{digest}", "the last transaction's revisions are cut short")
+    erased = {i for row in audit for i in row.get("record_ids", [])}
+    if erased & {r["id"] for r in revisions}:
+        # a crash between the audit row and the shard rewrite: the content is still on disk
+        report.add("erasure_incomplete", f"shards/{digest}", "records named by an erasure are still in the shards")
     report.revisions += len(revisions)
     _check_chains(revisions, f"shards/{digest}", report)
     _check_derived(store, digest, shards, report)
@@ -181,26 +187,16 @@ def _repair(store: Store, report: Report) -> None:
             shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
             continue
         with store.writer():
-            for path in sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit()):
+            shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+            for path in shards:
                 heal_torn_tail(path)
-            _cut_incomplete_group(store, directory)
+            audit = read_audit_rows(directory)
+            if shards:
+                cut_incomplete_group(shards[-1], settled_transactions(audit))
+            erased = {i for row in audit for i in row.get("record_ids", [])}
+            for path in shards:
+                store._rewrite_without(path, erased)
             store.write_manifest(directory)
         shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
     report.repaired = fixable
     report.problems = [p for p in report.problems if p["code"] not in REPAIRABLE]
-
-
-def _cut_incomplete_group(store: Store, directory) -> None:
-    shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
-    if not shards:
-        return
-    last = shards[-1]
-    lines = last.read_bytes().splitlines(keepends=True)
-    from .jsonio import loads_trusted, atomic_write
-    try:
-        revisions = [loads_trusted(line) for line in lines]
-    except ValueError:
-        return  # a corrupt complete line is tampering, reported, not cut
-    kept = drop_incomplete_tail(revisions)
-    if len(kept) != len(revisions):
-        atomic_write(last, b"".join(lines[:len(kept)]))

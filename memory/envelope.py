@@ -27,18 +27,40 @@ class Admitted:
     credential_present: bool
 
 
+def _encodable_size(value: object) -> int:
+    """Canonical byte size; refuses what the store could never encode or hash."""
+    try:
+        return len(canonical_bytes(value))
+    except TypeError as exc:  # orjson: lone surrogates, nesting past 255, non-JSON values
+        if "surrogates" in str(exc) or "UTF-8" in str(exc):
+            raise InputError("envelope holds a lone surrogate (not encodable as UTF-8)",
+                             code="invalid_utf8") from None
+        raise InputError("envelope holds values JSON cannot carry, or is nested too deeply",
+                         code="schema_violation") from None
+
+
 def parse_envelope(raw: bytes | str | dict, policy: MutationPolicy) -> dict:
     """Bytes -> dict, enforcing the byte cap before any parsing work."""
     if isinstance(raw, dict):
-        size = len(canonical_bytes(raw))
+        size = _encodable_size(raw)
         value = raw
-    else:
-        data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    elif isinstance(raw, (bytes, bytearray, memoryview, str)):
+        try:
+            data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        except UnicodeEncodeError:
+            raise InputError("envelope holds a lone surrogate (not encodable as UTF-8)",
+                             code="invalid_utf8") from None
         size = len(data)
         if size > policy.caps["envelope_bytes"]:
             raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
                              code="envelope_too_large")
-        value = loads_strict(data, what="envelope")
+        try:
+            value = loads_strict(data, what="envelope")
+        except ValueError:  # e.g. an integer literal past Python's digit limit
+            raise InputError("envelope is not valid JSON (a number is out of range)", code="invalid_json") from None
+        _encodable_size(value)  # a "\ud800" escape parses but can never be stored
+    else:
+        raise InputError("an envelope must be JSON bytes, text or an object", code="schema_violation")
     if size > policy.caps["envelope_bytes"]:
         raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
                          code="envelope_too_large")

@@ -65,7 +65,7 @@ class StoreError(MemoryStoreError):
     exit_code = 7
 
 
-class DatasetError(MemoryStoreError):
+class DatasetError(MemoryStoreError, ValueError):
     code = "dataset_invalid"
     exit_code = 8
 

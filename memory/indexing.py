@@ -13,28 +13,30 @@ from .retrieval.index import ScopeIndex
 from .store import Store
 
 
-def document_text(record: dict) -> str:
-    """What a record is found by: statement, aliases, tags, key words, speaker."""
+def document_text(record: dict, *, speaker_field: bool = False) -> str:
+    """What a record is found by: statement, aliases, tags, key words (and the speaker, if asked)."""
     parts = [record["statement"], *record.get("aliases", []), *record.get("tags", [])]
     if record.get("memory_key"):
         parts.append(record["memory_key"].replace(".", " ").replace("_", " "))
     if record["kind"] == "negative":
         parts.extend(record.get("negative_triggers", []))
     speaker = (record.get("source") or {}).get("speaker")
-    if speaker:
+    if speaker and speaker_field:
         parts.append(speaker)
     return "\n".join(parts)
 
 
 def index_settings(store: Store) -> dict:
     bm25 = store.policies.retrieval.bm25
-    return {"k1": bm25["k1"], "b": bm25["b"], "epsilon": bm25.get("epsilon", 0.25), "fields": 1}
+    return {"k1": bm25["k1"], "b": bm25["b"], "epsilon": bm25.get("epsilon", 0.25),
+            "speaker_field": store.policies.retrieval.feature("speaker_field")}
 
 
 def open_index(store: Store, scope: dict) -> ScopeIndex:
     """The scope's index, refreshed from the shards and saved when it changed."""
     directory = store.layout.index_dir(scope_digest(scope["type"], scope["key"]))
-    index = ScopeIndex.open(directory, index_settings(store))
+    settings = index_settings(store)
+    index = ScopeIndex.open(directory, settings)
     shards = store.shard_paths(scope)
     sizes = {p.name: p.stat().st_size for p in shards}
     if any(index.cursor.get(name, 0) > size for name, size in sizes.items()) or set(index.cursor) - set(sizes):
@@ -53,7 +55,7 @@ def open_index(store: Store, scope: dict) -> ScopeIndex:
         for line in complete.splitlines():
             record = loads_trusted(line)
             if record["revision"] == 1 and record["id"] not in index:
-                docs.append((record["id"], document_text(record)))
+                docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"])))
         cursor[path.name] = start + len(complete)
     index.apply(docs, cursor)
     try:

@@ -26,6 +26,15 @@ def _reject_constant(name: str):
     raise InputError(f"{name} is not allowed in JSON input", code="non_finite_number")
 
 
+def _finite_float(text: str) -> float:
+    # 1e400 parses to inf without passing through parse_constant
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise InputError("a number overflows to Infinity, which is not allowed in JSON input",
+                         code="non_finite_number")
+    return value
+
+
 def _no_duplicate_keys(pairs: list) -> dict:
     out: dict = {}
     for key, value in pairs:
@@ -46,7 +55,8 @@ def loads_strict(data: bytes | str, *, what: str = "input") -> object:
     else:
         text = data
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
+                          parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
                          code="invalid_json") from None

@@ -279,7 +279,9 @@ def _named_records(ctx: _Context, ids: list[str]) -> list[dict]:
 
 
 def _conflict_group(ctx: _Context) -> tuple[dict, list[dict]]:
-    others_ids = [i for i in ctx.payload.get("conflict_with") or [] if i != ctx.envelope["target"].get("record_id")]
+    # dict.fromkeys: a repeated id would get two revisions with the same number (a broken chain)
+    others_ids = [i for i in dict.fromkeys(ctx.payload.get("conflict_with") or [])
+                  if i != ctx.envelope["target"].get("record_id")]
     if not others_ids:
         raise InputError(f"{ctx.envelope['operation']} needs payload.conflict_with", code="invalid_target")
     holder = _target(ctx, by_key_status=None)

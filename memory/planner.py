@@ -73,11 +73,17 @@ def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str]
 
 def coverage(space: SearchSpace, record_id: str, query_terms: list[str]) -> float:
     unique = set(query_terms)
-    total = sum(max(space.idf(t), 0.0) for t in unique)
-    if total <= 0:
+    if not unique:
         return 0.0
     held = set(space.terms(record_id))
-    return sum(max(space.idf(t), 0.0) for t in unique if t in held) / total
+    weights = {t: max(space.idf(t), 0.0) for t in unique}
+    total = sum(weights.values())
+    if total <= 0:
+        # No question term is rarer than average in this scope (a small scope: with
+        # few records every idf can be <= 0): weighting cannot tell terms apart, so
+        # each counts once — else a tiny scope could never answer anything.
+        return sum(1 for t in unique if t in held) / len(unique)
+    return sum(w for t, w in weights.items() if t in held) / total
 
 
 def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:

@@ -52,6 +52,9 @@ def _instant(value: str | None, name: str) -> str | None:
 def _validate(request: QueryRequest) -> None:
     if not isinstance(request.text, str) or not request.text.strip():
         raise UsageError("the query is empty", code="empty_query")
+    if not isinstance(request.user, str) or not request.user.strip():
+        # the scope is mandatory and comes from the caller: a usage error, like an empty query
+        raise UsageError("a query needs a user (--user): the scope to answer from", code="scope_required")
     if request.planner not in PLANNERS:
         raise UsageError(f"unknown planner '{request.planner}'", code="usage_error")
     if request.limit < 1:
@@ -128,6 +131,7 @@ def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dic
     forgetting = store.policies.forgetting
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
+                                support_coverage=retrieval.decision.get("support_coverage", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     evidence = verdict.evidence[:request.limit]
     if retrieval.feature("context_expansion"):

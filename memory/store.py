@@ -141,13 +141,10 @@ class Store:
                 except ValueError:
                     raise StoreError(f"shard {path.name} line {number} is not JSON (run: memory doctor)",
                                      code="store_corrupt") from None
-        return drop_incomplete_tail(revisions)
+        return drop_incomplete_tail(revisions, settled_transactions(self.audit_rows(scope)))
 
     def audit_rows(self, scope: dict) -> list[dict]:
-        path = self.scope_dir(scope) / "audit.jsonl"
-        if not path.exists():
-            return []
-        return [loads_trusted(line) for line in self.read_shard(path).data.splitlines()]
+        return read_audit_rows(self.scope_dir(scope))
 
     def state(self, scope: dict) -> ScopeState:
         """The scope's folded log, cached until its files change."""
@@ -248,6 +245,7 @@ class Store:
         if new_scope:
             atomic_write(directory / "scope.json", dumps({"scope_digest": directory.name}) + b"\n")
         payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
+        heal_tail(directory)
         path = self._shard_for(directory, len(payload))
         with open(path, "ab") as handle:
             handle.write(payload)
@@ -261,7 +259,6 @@ class Store:
         if not shards:
             return directory / "000001.jsonl"
         last = shards[-1]
-        heal_torn_tail(last)
         size = last.stat().st_size
         if size and size + incoming > self.shard_max_bytes:
             return directory / f"{int(last.stem) + 1:06d}.jsonl"
@@ -296,6 +293,8 @@ class Store:
                 if transition.get("tombstone"):
                     row["tombstones"].append(transition["tombstone"]["value_sha256"])
         directory.mkdir(parents=True, exist_ok=True)
+        # a never-acknowledged tail goes first, so the rewrite below cannot bury it mid-log
+        heal_tail(directory)
         # the audit row first: if we crash before the rewrite, the content is still there and
         # a retry (idempotent by transaction id) cannot complete it, so doctor flags it
         _append_durable(directory / "audit.jsonl", canonical_bytes(row) + b"\n")
@@ -388,14 +387,65 @@ def heal_torn_tail(path: Path) -> int:
         return size - keep
 
 
-def drop_incomplete_tail(revisions: list[dict]) -> list[dict]:
+def read_audit_rows(scope_dir: Path) -> list[dict]:
+    path = Path(scope_dir) / "audit.jsonl"
+    if not path.exists():
+        return []
+    return [loads_trusted(line) for line in Store.read_shard(path).data.splitlines()]
+
+
+def settled_transactions(audit_rows: list[dict]) -> frozenset:
+    """Transactions an erasure touched: their groups were durable, then lost lines on purpose.
+
+    An erase removes the revisions of the erased records, so an update's group can
+    legitimately hold fewer lines than its ``group_size``; it must not look cut short.
+    """
+    return frozenset(tx for row in audit_rows for tx in row.get("transactions", {}))
+
+
+def drop_incomplete_tail(revisions: list[dict], settled: frozenset = frozenset()) -> list[dict]:
     """A transaction writes its revisions as one group; a group cut short by a crash is not data."""
     if not revisions:
         return revisions
     last_tx = revisions[-1]["transition"]["transaction_id"]
+    if last_tx in settled:
+        return revisions
     start = len(revisions)
     while start > 0 and revisions[start - 1]["transition"]["transaction_id"] == last_tx:
         start -= 1
     group = revisions[start:]
     expected = group[0]["transition"].get("group_size", 1)
     return revisions if len(group) >= expected else revisions[:start]
+
+
+def cut_incomplete_group(path: Path, settled: frozenset = frozenset()) -> int:
+    """Truncate a trailing transaction group cut short by a crash; returns the bytes cut.
+
+    Such a group was never acknowledged. Left in place, the next append would bury it
+    mid-log, where readers no longer recognise it as a torn tail and would read it as data.
+    """
+    if not path.exists():
+        return 0
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    try:
+        revisions = [loads_trusted(line) for line in lines]
+    except ValueError:
+        return 0  # a corrupt complete line is tampering: doctor reports it, nothing is cut
+    kept = drop_incomplete_tail(revisions, settled)
+    if len(kept) == len(revisions):
+        return 0
+    keep = sum(len(line) for line in lines[:len(kept)])
+    with open(path, "r+b") as handle:
+        handle.truncate(keep)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return len(data) - keep
+
+
+def heal_tail(scope_dir: Path) -> None:
+    """Under the writer lock: cut the last shard's torn line and any cut-short group."""
+    shards = sorted(p for p in Path(scope_dir).iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+    if shards:
+        heal_torn_tail(shards[-1])
+        cut_incomplete_group(shards[-1], settled_transactions(read_audit_rows(scope_dir)))

@@ -5,7 +5,9 @@ Contract:
 - ``search(scope_user, question, as_of) -> SearchOutcome`` is the system under
   test (the CLI passes the query engine; tests pass a stub). ``ranked_refs``
   are turn refs best first, ``context_refs[i]`` the neighbour refs shown with
-  ``ranked_refs[i]``, ``abstained`` whether the answer was UNKNOWN.
+  ``ranked_refs[i]``, ``abstained`` whether the answer was UNKNOWN. Every
+  system's results are cut to ``limit`` before scoring, so the search should
+  return at least that many.
 - ``evaluate_locomo`` queries scope ``sample_id`` with no as-of;
   ``evaluate_longmemeval`` scope ``question_id`` as of the question's date.
   Each baseline (``baselines.prepare_baselines``) runs on the same haystack and
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 
 from memory.benchmark import metrics as m
 from memory.benchmark.baselines import BASELINES, BM25_PARAMS, RRF_K, TOKENIZER, prepare_baselines
-from memory.importers import Conversation, Question, Turn
+from memory.importers import Conversation, LocomoQuestion, Question, Turn
 
 OURS = "ours"
 SYSTEMS = (OURS, *BASELINES)
@@ -82,8 +84,14 @@ def _baseline_outcome(refs: list[str]) -> SearchOutcome:
     return SearchOutcome(ranked_refs=refs, context_refs=[], abstained=not refs)
 
 
-def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, question: str, as_of: str | None) -> dict[str, SearchOutcome]:
-    return {name: stopwatch.run(name, run, scope, question, as_of) for name, run in runners.items()}
+def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, question: str,
+             as_of: str | None, limit: int) -> dict[str, SearchOutcome]:
+    return {name: _truncated(stopwatch.run(name, run, scope, question, as_of), limit) for name, run in runners.items()}
+
+
+def _truncated(outcome: SearchOutcome, limit: int) -> SearchOutcome:
+    # Every system is judged on the same number of results, whatever its own default.
+    return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained)
 
 
 # --- LoCoMo -----------------------------------------------------------------------
@@ -109,8 +117,8 @@ def evaluate_locomo(
         known = [turn.ref for turn in conversation.turns]
         for item in conversation.questions:
             gold, bad = m.normalize_evidence(item.evidence, known)
-            unresolved += [{"sample_id": conversation.sample_id, "question_index": item.index, "evidence": piece} for piece in bad]
-            outcomes = _run_all(runners, stopwatch, conversation.sample_id, item.question, None)
+            unresolved += [_unresolved(conversation, item, piece) for piece in bad]
+            outcomes = _run_all(runners, stopwatch, conversation.sample_id, item.question, None, limit)
             for name, outcome in outcomes.items():
                 rows[name].append(_locomo_row(item.category, gold, outcome))
             misses += _locomo_misses(conversation.sample_id, item, gold, rows[OURS][-1], outcomes[OURS])
@@ -122,6 +130,10 @@ def evaluate_locomo(
         "unresolved_evidence_ids": unresolved,
         "excluded_without_evidence": sum(1 for row in rows[OURS] if not row["should_abstain"] and not row["scored"]),
     }
+
+
+def _unresolved(conversation: Conversation, item: LocomoQuestion, piece: str) -> dict:
+    return {"sample_id": conversation.sample_id, "question_index": item.index, "evidence": piece}
 
 
 def _locomo_row(category: int, gold: list[str], outcome: SearchOutcome) -> dict:
@@ -149,7 +161,7 @@ def _locomo_category(row: dict) -> str:
     return LOCOMO_CATEGORIES[row["category"]]
 
 
-def _locomo_misses(sample_id: str, item, gold: list[str], row: dict, outcome: SearchOutcome) -> list[dict]:
+def _locomo_misses(sample_id: str, item: LocomoQuestion, gold: list[str], row: dict, outcome: SearchOutcome) -> list[dict]:
     reason = _miss_reason(row, "recall@10")
     if reason is None:
         return []
@@ -194,7 +206,7 @@ def evaluate_longmemeval(
     misses: list[dict] = []
     for done, item in enumerate(questions, start=1):
         runners = _runners(search, item.turns, limit, stopwatch)
-        outcomes = _run_all(runners, stopwatch, item.question_id, item.question, item.question_as_of)
+        outcomes = _run_all(runners, stopwatch, item.question_id, item.question, item.question_as_of, limit)
         for name, outcome in outcomes.items():
             rows[name].append(_lme_row(item, outcome))
         misses += _lme_misses(item, rows[OURS][-1], outcomes[OURS])
@@ -278,7 +290,8 @@ def _gold_sessions_after_as_of(item: Question) -> int:
 # --- report assembly ------------------------------------------------------------------
 
 
-def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_of, misses, stopwatch, limit) -> dict:
+def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_of: Callable[[dict], str],
+            misses: list[dict], stopwatch: _Stopwatch, limit: int) -> dict:
     systems = {name: _system_report(system_rows, category_of) for name, system_rows in rows.items()}
     ours = systems.pop(OURS)
     return {

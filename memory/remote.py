@@ -1,0 +1,110 @@
+"""The one httpx importer: a small client for an OpenAI-compatible chat endpoint.
+
+``LLMConfig.from_settings(settings)`` reads the endpoint from the environment
+variables the retrieval policy's ``llm`` section names (``base_url_env``,
+``model_env``, ``key_env``); a missing key or model is ``llm_not_configured``,
+never a silent fallback to another planner. ``ChatClient.complete(messages)``
+POSTs ``{base_url}/chat/completions`` and returns the first choice's text.
+
+Every failure is a ``RemoteError`` with a stable code: ``llm_timeout``,
+``llm_rate_limited`` (HTTP 429), ``llm_http_error`` (any other non-2xx or a
+transport failure), ``llm_bad_response`` (not JSON, or no message text). The
+messages name the failure, never the endpoint's body or the key, so they can be
+logged. The transport is injectable (``httpx.MockTransport`` in tests).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import httpx
+
+from .errors import InputError, RemoteError
+from .jsonio import loads_strict
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_TIMEOUT_SECONDS = 30.0
+_ENV_DEFAULTS = {"base_url_env": "MEMORY_LLM_BASE_URL", "model_env": "MEMORY_LLM_MODEL",
+                 "key_env": "MEMORY_LLM_API_KEY"}
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    base_url: str
+    model: str
+    api_key: str = field(repr=False)
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+
+    @classmethod
+    def from_settings(cls, settings: dict, environ: dict | None = None) -> LLMConfig:
+        """The endpoint named by the policy's ``llm`` section, or ``llm_not_configured``."""
+        environ = os.environ if environ is None else environ
+        names = {name: settings.get(name) or default for name, default in _ENV_DEFAULTS.items()}
+        key = (environ.get(names["key_env"]) or "").strip()
+        if not key:
+            raise RemoteError(f"the llm planner needs an API key in ${names['key_env']} "
+                              "(or use --planner deterministic)", code="llm_not_configured")
+        model = (environ.get(names["model_env"]) or "").strip()
+        if not model:
+            raise RemoteError(f"the llm planner needs a model name in ${names['model_env']}",
+                              code="llm_not_configured")
+        base_url = (environ.get(names["base_url_env"]) or "").strip() or DEFAULT_BASE_URL
+        timeout = float(settings.get("timeout_seconds") or DEFAULT_TIMEOUT_SECONDS)
+        return cls(base_url.rstrip("/"), model, key, timeout)
+
+
+class ChatClient:
+    """Chat completions over one httpx client; use as a context manager."""
+
+    def __init__(self, config: LLMConfig, *, transport: httpx.BaseTransport | None = None) -> None:
+        self.config = config
+        self._http = httpx.Client(
+            transport=transport, timeout=httpx.Timeout(config.timeout_seconds),
+            headers={"Authorization": f"Bearer {config.api_key}", "Content-Type": "application/json"})
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def complete(self, messages: list[dict]) -> str:
+        """The assistant's reply text to ``messages`` (temperature 0)."""
+        body = {"model": self.config.model, "messages": messages, "temperature": 0}
+        url = f"{self.config.base_url}/chat/completions"
+        try:
+            response = self._http.post(url, json=body)
+        except httpx.TimeoutException:
+            raise RemoteError(f"the LLM endpoint did not answer within {self.config.timeout_seconds:g} s",
+                              code="llm_timeout") from None
+        except httpx.HTTPError as exc:
+            raise RemoteError(f"could not reach the LLM endpoint ({type(exc).__name__})",
+                              code="llm_http_error") from None
+        _raise_for_status(response)
+        return _reply_text(response)
+
+
+def _raise_for_status(response: httpx.Response) -> None:
+    if response.status_code == 429:
+        raise RemoteError("the LLM endpoint is rate limiting this key (HTTP 429); retry later",
+                          code="llm_rate_limited")
+    if not 200 <= response.status_code < 300:
+        raise RemoteError(f"the LLM endpoint answered HTTP {response.status_code}", code="llm_http_error")
+
+
+def _reply_text(response: httpx.Response) -> str:
+    try:
+        payload = loads_strict(response.content, what="the LLM endpoint's response")
+    except InputError:  # the endpoint is at fault, not the caller: a remote error
+        raise RemoteError("the LLM endpoint's response is not JSON", code="llm_bad_response") from None
+    try:
+        content = payload["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        raise RemoteError("the LLM endpoint's response has no choices[0].message.content",
+                          code="llm_bad_response") from None
+    if not isinstance(content, str):
+        raise RemoteError("the LLM endpoint's reply is not text", code="llm_bad_response")
+    return content
