@@ -53,6 +53,11 @@ class SearchSpace:
     def terms(self, record_id: str) -> list[str]:
         return self.index.terms(record_id)
 
+    def weight(self, term: str) -> float:
+        n = max(len(self.index), 1)
+        df = max(self.index.df(term), 1)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
 
 def entity_terms(question: str) -> list[str]:
     """Capitalized words, numbers and dates: what the question is about."""
@@ -72,17 +77,18 @@ def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str]
 
 
 def coverage(space: SearchSpace, record_id: str, query_terms: list[str]) -> float:
+    """Share of the question's weight that the record holds.
+
+    Weights are a smoothed idf, log(1 + (N - df + 0.5) / (df + 0.5)), always positive even in
+    tiny scopes where BM25's idf degenerates; a term the scope has never seen weighs as much as
+    its rarest seen term (df 1): unknown words count against an answer, but do not drown it.
+    """
     unique = set(query_terms)
-    if not unique:
-        return 0.0
-    held = set(space.terms(record_id))
-    weights = {t: max(space.idf(t), 0.0) for t in unique}
+    weights = {t: space.weight(t) for t in unique}
     total = sum(weights.values())
     if total <= 0:
-        # No question term is rarer than average in this scope (a small scope: with
-        # few records every idf can be <= 0): weighting cannot tell terms apart, so
-        # each counts once — else a tiny scope could never answer anything.
-        return sum(1 for t in unique if t in held) / len(unique)
+        return 0.0
+    held = set(space.terms(record_id))
     return sum(w for t, w in weights.items() if t in held) / total
 
 

@@ -68,6 +68,11 @@ class BM25Index:
         terms = self._terms
         return [terms[t] for t in self._doc_term_ids(self._slot_of[doc_id])]
 
+    def df(self, term: str) -> int:
+        """How many documents hold ``term``."""
+        term_id = self._term_id.get(term)
+        return self._df(term_id) if term_id is not None else 0
+
     def idf(self, term: str) -> float:
         """The idf a query term scores with; an unseen term gets the idf of df 0 (rarest)."""
         term_id = self._term_id.get(term)

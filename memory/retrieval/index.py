@@ -102,6 +102,9 @@ class ScopeIndex:
         """Best ``limit`` docs for a query text (tokenized here) or its tokens."""
         return self._bm25.top(_query_tokens(query), limit)
 
+    def df(self, term: str) -> int:
+        return self._bm25.df(term)
+
     def idf(self, term: str) -> float:
         """BM25 idf of a term (an unseen term counts as the rarest: df 0)."""
         return self._bm25.idf(term)
