@@ -66,6 +66,13 @@ def entity_terms(question: str) -> list[str]:
     return tokenize(" ".join(w for w in words if w != first or any(c.isdigit() for c in w)))
 
 
+def name_terms(question: str) -> list[str]:
+    """Capitalized words past the first: the names a question is about (numbers and dates are not:
+    a year in a question usually sets the time, not the subject)."""
+    words = question.strip().split()[1:]
+    return tokenize(" ".join(w for w in words if w[:1].isupper()))
+
+
 def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str], count: int) -> list[str]:
     """Terms frequent in the first results and rare in the scope (Rocchio-style)."""
     weights: Counter = Counter()
@@ -76,15 +83,19 @@ def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str]
     return [term for term, _ in weights.most_common(count)]
 
 
-def coverage(space: SearchSpace, record_id: str, query_terms: list[str]) -> float:
+def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entities: frozenset = frozenset(),
+             unseen_entity_weight: float = 1.0) -> float:
     """Share of the question's weight that the record holds.
 
     Weights are a smoothed idf, log(1 + (N - df + 0.5) / (df + 0.5)), always positive even in
     tiny scopes where BM25's idf degenerates; a term the scope has never seen weighs as much as
-    its rarest seen term (df 1): unknown words count against an answer, but do not drown it.
+    its rarest seen term (df 1): unknown words count against an answer, but do not drown it —
+    except a named entity or number the scope has never seen ("Where does Maria live?"), which
+    weighs ``unseen_entity_weight`` times as much: it is what the question is about.
     """
     unique = set(query_terms)
-    weights = {t: space.weight(t) for t in unique}
+    weights = {t: space.weight(t) * (unseen_entity_weight if t in entities and not space.index.df(t) else 1.0)
+               for t in unique}
     total = sum(weights.values())
     if total <= 0:
         return 0.0
@@ -146,7 +157,9 @@ def plan(space: SearchSpace, question: str, settings: dict, features) -> PlanRes
         for record_id, bonus in _session_bonus(space, first, k).items():
             fused[record_id] += bonus
     scores = dict(first_hits)
-    candidates = [Candidate(rid, scores.get(rid, 0.0), value, coverage(space, rid, terms))
+    entities = frozenset(name_terms(question))
+    unseen_weight = settings.get("unseen_entity_weight", 1.0)
+    candidates = [Candidate(rid, scores.get(rid, 0.0), value, coverage(space, rid, terms, entities, unseen_weight))
                   for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     steps.append({"action": "take_note", "kept": len(candidates)})
