@@ -610,6 +610,37 @@ for _name in DATASETS:
     benchmark.command(_name)(_dataset_command(_name))
 
 
+# -- serve -----------------------------------------------------------------------
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (others need --tokens).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False), default=None,
+              help='JSON {"<token>": ["user id", ...] or "*"}; without it: loopback only, no auth.')
+@click.option("--max-body-bytes", default=1024 * 1024, show_default=True, type=click.IntRange(1024, 64 * 1024 * 1024))
+@click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds a request may take (body read, then the work).")
+@click.pass_context
+@_run()
+def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
+    """Serve the store over HTTP: the memory leaderboard API plus query and mutate.
+
+    \b
+    Example:
+      memory serve --tokens tokens.json --host 0.0.0.0 --port 8765
+    Needs the server extra: pip install 'memory-ledger[server]'. See docs/SERVER.md.
+    """
+    try:
+        from .server import Limits, serve as run_server
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("fastapi", "uvicorn", "starlette", "pydantic", "anyio"):
+            raise
+        raise UsageError("memory serve needs the server extra: pip install 'memory-ledger[server]'",
+                         code="server_extra_missing") from None
+    run_server(_open_store(ctx), host=host, port=port, tokens_file=Path(tokens_file) if tokens_file else None,
+               limits=Limits(max_body_bytes=max_body_bytes, timeout_seconds=timeout))
+
+
 # -- integrity -------------------------------------------------------------------
 
 @main.command()

@@ -66,11 +66,17 @@ def entity_terms(question: str) -> list[str]:
     return tokenize(" ".join(w for w in words if w != first or any(c.isdigit() for c in w)))
 
 
+_TIME_WORDS = frozenset(tokenize(
+    "January February March April May June July August September October November December "
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday New Year Christmas Easter"))
+
+
 def name_terms(question: str) -> list[str]:
-    """Capitalized words past the first: the names a question is about (numbers and dates are not:
-    a year in a question usually sets the time, not the subject)."""
+    """Capitalized words past the first: the names a question is about. Numbers, dates, months
+    and weekdays are not: in a question they usually set the time, not the subject."""
     words = question.strip().split()[1:]
-    return tokenize(" ".join(w for w in words if w[:1].isupper()))
+    return [t for t in tokenize(" ".join(w for w in words if w[:1].isupper())) if t not in _TIME_WORDS]
 
 
 def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str], count: int) -> list[str]:
@@ -126,8 +132,12 @@ def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, 
     return bonus
 
 
-def plan(space: SearchSpace, question: str, settings: dict, features) -> PlanResult:
-    """Run the searches and return candidates ranked by fused score."""
+def plan(space: SearchSpace, question: str, settings: dict, features, *, caller: str = "") -> PlanResult:
+    """Run the searches and return candidates ranked by fused score.
+
+    ``caller`` is the scope's own key: a question that names its own user ("What does Ravi
+    take in the morning?") is about the scope, so that name does not count in coverage.
+    """
     per_search, k = settings["candidates_per_search"], settings["rrf_k"]
     budget = settings["max_steps"]
     terms = tokenize(question)
@@ -159,7 +169,10 @@ def plan(space: SearchSpace, question: str, settings: dict, features) -> PlanRes
     scores = dict(first_hits)
     entities = frozenset(name_terms(question))
     unseen_weight = settings.get("unseen_entity_weight", 1.0)
-    candidates = [Candidate(rid, scores.get(rid, 0.0), value, coverage(space, rid, terms, entities, unseen_weight))
+    own = set(tokenize(caller))
+    covered_terms = [t for t in terms if t not in own] or terms
+    candidates = [Candidate(rid, scores.get(rid, 0.0), value,
+                            coverage(space, rid, covered_terms, entities, unseen_weight))
                   for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     steps.append({"action": "take_note", "kept": len(candidates)})

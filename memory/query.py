@@ -154,5 +154,7 @@ def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dic
 def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport):
     if request.planner == "llm":
         from .llm_planner import plan as llm_plan
-        return llm_plan(space, request.text, retrieval.data.get("llm", {}), transport=llm_transport)
-    return planner.plan(space, request.text, settings, retrieval.feature)
+        # the planner section's relevance settings (coverage weights) apply to both planners;
+        # the llm section's own keys (endpoint, max_steps) win
+        return llm_plan(space, request.text, {**settings, **retrieval.data.get("llm", {})}, transport=llm_transport)
+    return planner.plan(space, request.text, settings, retrieval.feature, caller=request.user)

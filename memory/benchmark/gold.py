@@ -16,7 +16,7 @@ Contract:
   ``memory.query.run_query``; ``store_factory(root, clock)`` to
   ``Store.create``. A setup step whose result differs from its ``expect`` (a
   step without one must be applied), or an engine exception, fails the case,
-  which then scores as a miss everywhere. ``progress(done, total, case_id)``.
+  which then scores as a miss everywhere. ``progress(done, total)`` after each case.
 - The report: ``{"dataset": "gold", "questions", "k", "metrics",
   "by_category", "failures"}``; the metrics are defined in ``_summary``.
 - ``check_gates(report, gates) -> list[str]``: the description of every
@@ -148,7 +148,10 @@ def _references(envelope: dict) -> list[str]:
 
 def _substituted(envelope: dict, record_ids: dict[str, str]) -> dict:
     envelope = copy.deepcopy(envelope)
-    swap = lambda v: record_ids.get(v[1:], v) if isinstance(v, str) and v.startswith("@") else v  # noqa: E731
+
+    def swap(value):
+        return record_ids.get(value[1:], value) if isinstance(value, str) and value.startswith("@") else value
+
     target = envelope.get("target")
     if isinstance(target, dict) and "record_id" in target:
         target["record_id"] = swap(target["record_id"])
@@ -175,7 +178,7 @@ class Outcome:
 
 
 def run_gold(cases: list[dict], *, query_fn: Callable | None = None, k: int = 5,
-             progress: Callable[[int, int, str], None] | None = None,
+             progress: Callable[[int, int], None] | None = None,
              store_factory: Callable | None = None) -> dict:
     query_fn = query_fn or _default_query_fn()
     store_factory = store_factory or _default_store_factory()
@@ -183,7 +186,7 @@ def run_gold(cases: list[dict], *, query_fn: Callable | None = None, k: int = 5,
     for done, case in enumerate(cases, start=1):
         outcomes.append(run_case(case, query_fn=query_fn, store_factory=store_factory, limit=max(10, k)))
         if progress:
-            progress(done, len(cases), case["case_id"])
+            progress(done, len(cases))
     return build_report(outcomes, k)
 
 
@@ -204,7 +207,9 @@ def run_case(case: dict, *, query_fn: Callable, store_factory: Callable, limit: 
 
 
 def _apply_setup(store, clock: FixedClock, case: dict, outcome: Outcome) -> dict[str, str]:
+    """Apply the steps in order; returns transaction id -> record id of the records created."""
     record_ids: dict[str, str] = {}
+    closed: set[str] = set()
     for index, step in enumerate(case["setup"]):
         clock.set(step["at"])
         envelope = _substituted(step["envelope"], record_ids)
@@ -212,21 +217,20 @@ def _apply_setup(store, clock: FixedClock, case: dict, outcome: Outcome) -> dict
         mismatch = _step_mismatch(step.get("expect"), result)
         if mismatch:
             outcome.failure = f"setup[{index}] ({envelope['transaction_id']}): {mismatch}"
-            return record_ids
+            break
         if result.get("status") != "applied":
             continue
         if envelope["operation"] in RECORD_CREATING:
             record_ids.setdefault(envelope["transaction_id"], result["record_id"])
         if envelope["operation"] in ("update", "retire"):
-            target = (envelope.get("target") or {}).get("record_id")
-            outcome.stale.add(target)
-    outcome.stale = {tx for tx, rid in record_ids.items() if rid in outcome.stale}
+            closed.add((envelope.get("target") or {}).get("record_id"))
+    outcome.stale = {tx for tx, record_id in record_ids.items() if record_id in closed}
     return record_ids
 
 
 def _step_mismatch(expect: dict | None, result: dict) -> str | None:
     error = result.get("error") or {}
-    got = result.get("status") + (f"/{error['code']}" if error.get("code") else "")
+    got = f"{result.get('status')}" + (f"/{error['code']}" if error.get("code") else "")
     if expect is None:
         return None if result.get("status") == "applied" else f"expected applied, got {got}"
     if result.get("status") != expect["status"] or ("code" in expect and error.get("code") != expect["code"]):
@@ -317,8 +321,11 @@ def _is_stale(item: dict, tx: str, closed: set[str]) -> bool:
 
 
 def _hard_negative_above(ranked: list[str], expected: list[str], hard: list[str]) -> bool:
-    first = next((i for i, tx in enumerate(ranked) if tx in expected), None)
-    return any(tx in hard and (first is None or i < first) for i, tx in enumerate(ranked)) if expected else False
+    """A hard negative ranked above the first expected record (or returned when none is)."""
+    if not expected:
+        return False
+    first = next((i for i, tx in enumerate(ranked) if tx in expected), len(ranked))
+    return any(tx in hard for tx in ranked[:first])
 
 
 def _has_provenance(item: dict) -> bool:
@@ -411,8 +418,13 @@ def load_gates(path: str | Path | None = None) -> dict:
 def check_gates(report: dict, gates: dict | list) -> list[str]:
     """Descriptions of the failed gates that apply to the report's dataset."""
     listed = gates["gates"] if isinstance(gates, dict) else gates
-    return [failure for gate in listed if gate["dataset"] == report.get("dataset")
-            for failure in [_gate_failure(report, gate)] if failure]
+    failures = []
+    for gate in listed:
+        if gate["dataset"] == report.get("dataset"):
+            failure = _gate_failure(report, gate)
+            if failure:
+                failures.append(failure)
+    return failures
 
 
 def _gate_failure(report: dict, gate: dict) -> str | None:
