@@ -1,0 +1,667 @@
+"""``memory serve``: the Agent Memory Leaderboard contract and the CLI's JSON over HTTP.
+
+Contract (docs/SERVER.md has the tables and examples):
+
+- ``POST /v1/memories/add`` (alias ``/add``) maps each message to one DESIGN §5
+  ``add`` envelope (kind episode, source conversation) and applies them as one
+  batch through the mutation policy; it answers 200 only after the batch is
+  fsynced. A request id is a transaction id prefix inside the user's scope: a
+  replay with the same body is a no-op 200, with another body a 409.
+- ``POST /v1/memories/search`` (alias ``/search``) runs ``query.run_query`` over
+  the user's scope and returns the evidence as ``{data: [...]}``.
+- ``POST /v1/query`` and ``POST /v1/mutate`` answer exactly what
+  ``memory query --json`` and ``memory mutate --json`` print.
+- Every route but ``GET /health`` needs ``Authorization: Bearer <token>``; a
+  token names the user ids it may act for (or ``"*"``). Without a tokens file
+  the server listens on loopback only and refuses other Host headers.
+
+Errors are ``{"error": {"code", "message"}}`` as in the CLI; they never echo
+request content. The access log is method, path and status; bodies, memory
+text and tokens never reach a log.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import logging
+import logging.config
+import threading
+import unicodedata
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal
+
+import anyio
+import anyio.to_thread
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.security import HTTPBearer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from . import vocabulary as V
+from .clock import normalize_instant
+from .envelope import Admitted, admit
+from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
+                     StoreError, UsageError)
+from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
+from .paths import SCHEMA_DIR
+from .query import QueryRequest, run_query
+from .records import tombstone_hash
+from .store import Store, user_scope
+
+LOG = logging.getLogger("memory.server")
+
+ACTOR = {"type": "agent", "id": "memory-serve"}
+TX_PREFIX = "serve"
+LOOPBACK_BIND = "127.0.0.1"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+MAX_MESSAGES = 1000
+
+_MALFORMED = ("invalid_json", "invalid_utf8", "duplicate_key", "non_finite_number")
+_STATE_CONFLICTS = ("transaction_conflict", "key_already_active", "duplicate_active_record",
+                    "value_tombstoned", "invalid_transition")
+STATUS_BY_CODE = {**dict.fromkeys(_MALFORMED, 400), **dict.fromkeys(_STATE_CONFLICTS, 409),
+                  "unauthorized": 401, "forbidden": 403, "host_not_allowed": 403, "record_not_found": 404,
+                  "body_timeout": 408, "envelope_too_large": 413, "request_too_large": 413,
+                  "unsupported_media_type": 415, "request_timeout": 503}
+
+
+# -- settings and tokens ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 1024 * 1024
+    timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class Grant:
+    """The user ids a caller may act for; ``everyone`` for a ``"*"`` token or an open server."""
+
+    users: frozenset = frozenset()
+    everyone: bool = False
+
+    def allows(self, user: str) -> bool:
+        return self.everyone or _nfc(user) in self.users
+
+
+OPEN = Grant(everyone=True)
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _digest(token: str) -> bytes:
+    # equal-length digests: compare_digest then takes the same time for every presented token
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+class TokenTable:
+    """Bearer tokens (kept only as sha256 digests) and what each may touch."""
+
+    def __init__(self, grants: dict[str, Grant]) -> None:
+        self._entries = [(_digest(token), grant) for token, grant in grants.items()]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def grant_for(self, authorization: str | None) -> Grant | None:
+        scheme, _, presented = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not presented.strip():
+            return None
+        wanted = _digest(presented.strip())
+        found = None
+        for digest, grant in self._entries:  # no early exit: every token is compared
+            if hmac.compare_digest(digest, wanted) and found is None:
+                found = grant
+        return found
+
+
+def load_tokens(path: Path) -> TokenTable:
+    """``{"<token>": ["user", ...] | "*"}``; a bad entry is named by position, never by token."""
+    data = read_json_file(path, what="tokens file")
+    if not isinstance(data, dict) or not data:
+        raise InputError("the tokens file must be a non-empty JSON object", code="tokens_invalid")
+    grants = {}
+    for position, (token, users) in enumerate(data.items(), 1):
+        grants[token] = _grant(token, users, position)
+    return TokenTable(grants)
+
+
+def _grant(token: object, users: object, position: int) -> Grant:
+    if not isinstance(token, str) or not token.strip() or token != token.strip():
+        raise InputError(f"tokens file entry {position}: a token must be a non-empty string without "
+                         "surrounding spaces", code="tokens_invalid")
+    if users == "*":
+        return OPEN
+    if not isinstance(users, list) or not all(isinstance(u, str) and u.strip() for u in users):
+        raise InputError(f"tokens file entry {position}: the value must be \"*\" or a list of user ids",
+                         code="tokens_invalid")
+    return Grant(users=frozenset(_nfc(u) for u in users))
+
+
+def bind_host(host: str, tokens: TokenTable | None) -> str:
+    """Without tokens every route is open, so only loopback may reach it."""
+    if tokens is not None:
+        return host
+    if host not in LOOPBACK_NAMES:
+        raise UsageError("without --tokens the server listens on 127.0.0.1 only; pass --tokens FILE "
+                         "to listen on another host", code="tokens_required")
+    return LOOPBACK_BIND if host == "localhost" else host
+
+
+# -- request and response bodies ---------------------------------------------------
+
+def _instant_or_none(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return normalize_instant(value)
+    except (ValueError, TypeError):
+        raise ValueError("not an ISO 8601 instant or date") from None
+
+
+UserId = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_nfc)]
+Timestamp = Annotated[str | None, Field(max_length=64), AfterValidator(_instant_or_none)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Message(_Body):
+    role: str = Field(min_length=1, max_length=256)
+    content: str
+    timestamp: Timestamp = None
+
+
+class AddRequest(_Body):
+    request_id: str = Field(min_length=1, max_length=128)
+    user_id: UserId
+    session_id: str = Field(min_length=1, max_length=256)
+    messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES)
+
+
+class AddResponse(BaseModel):
+    success: bool
+    request_id: str
+    user_id: str
+    session_id: str
+
+
+class SearchRequest(_Body):
+    query: str = Field(min_length=1, max_length=4096)
+    user_id: UserId
+    top_k: int = Field(default=10, ge=1, le=1000)
+
+
+class SearchHit(BaseModel):
+    id: str
+    content: str
+    score: float
+    created_at: str
+
+
+class SearchResponse(BaseModel):
+    data: list[SearchHit]
+
+
+class QueryBody(_Body):
+    """The options of ``memory query`` (the deterministic planner only)."""
+
+    text: str = Field(min_length=1, max_length=4096)
+    user: UserId
+    as_of: str | None = Field(default=None, max_length=64)
+    recorded_as_of: str | None = Field(default=None, max_length=64)
+    kinds: list[Literal[V.KINDS]] = Field(default_factory=list, max_length=len(V.KINDS))
+    include_inactive: bool = False
+    limit: int = Field(default=10, ge=1, le=1000)
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    details: list | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+# -- the work behind each route (synchronous; run in the thread pool) ---------------
+
+def episode_envelopes(request: AddRequest) -> list[dict]:
+    """One DESIGN §5 add envelope per non-blank message; refs keep the message's index."""
+    reason = f"memory-serve add, request sha256 {_request_digest(request)}"
+    return [_episode(request, index, message, reason)
+            for index, message in enumerate(request.messages) if message.content.strip()]
+
+
+def _request_digest(request: AddRequest) -> str:
+    # in every envelope, so a replay that changes any part of the body conflicts on every message
+    return hashlib.sha256(canonical_bytes(nfc(request.model_dump()))).hexdigest()
+
+
+def _episode(request: AddRequest, index: int, message: Message, reason: str) -> dict:
+    return {
+        "schema_version": "memory.envelope.v1",
+        "transaction_id": f"{TX_PREFIX}:{request.request_id}:{index}",
+        "operation": "add",
+        "actor": dict(ACTOR),
+        "source": {"type": "conversation", "ref": f"{request.session_id}:{index}",
+                   "observed_at": message.timestamp, "evidence_hash": None,
+                   "session": request.session_id, "speaker": message.role},
+        "target": {"record_id": None, "memory_key": None, "scope": user_scope(request.user_id)},
+        "payload": {"kind": "episode", "statement": message.content},
+        # null: the store's clock at the write, and the envelope stays the same on a replay
+        "valid_time": {"from": message.timestamp, "to": None},
+        "sensitivity": {"classification": "private"},
+        "reason": reason,
+    }
+
+
+def add_memories(store: Store, request: AddRequest) -> dict:
+    """All of the request's messages land in one durable batch, or none of them do."""
+    envelopes = episode_envelopes(request)
+    admitted = [admit(envelope, store.policies.mutation) for envelope in envelopes]
+    if admitted:
+        scope = user_scope(request.user_id)
+        with store.writer():
+            _refuse_partial(store.state(scope), admitted)
+            results = list(_LockHeld.beside(store).apply(envelopes, batch_size=len(envelopes)))
+        _require_written(results)
+    return {"success": True, "request_id": request.request_id, "user_id": request.user_id,
+            "session_id": request.session_id}
+
+
+def _refuse_partial(state, admitted: list[Admitted]) -> None:
+    """The state-dependent refusals an episode can meet, checked for the whole batch first."""
+    for item in admitted:
+        known = state.transactions.get(item.envelope["transaction_id"])
+        if known is not None and known[0] != item.envelope_sha256:
+            raise RefusedError("this request_id was used with a different body", code="transaction_conflict")
+    for item in admitted:
+        fresh = item.envelope["transaction_id"] not in state.transactions
+        if fresh and tombstone_hash(None, item.envelope["payload"]["statement"]) in state.tombstones:
+            raise RefusedError("a message repeats a value that was forgotten", code="value_tombstoned")
+
+
+def _require_written(results: list[dict]) -> None:
+    refused = [r for r in results if r["status"] == "refused"]
+    if refused:  # the checks above should make this unreachable; say so loudly if not
+        error = refused[0]["error"]
+        raise StoreError(f"the store refused a checked message ({error['code']})", code="add_incomplete")
+
+
+def search_memories(store: Store, request: SearchRequest) -> dict:
+    result = run_query(store, QueryRequest(text=request.query, user=request.user_id, limit=request.top_k))
+    return {"data": [search_hit(item) for item in result["evidence"][:request.top_k]]}
+
+
+def search_hit(item: dict) -> dict:
+    return {"id": item["id"], "content": f"[{item['valid_time']['from'][:10]}] {item['statement']}",
+            "score": item["score"], "created_at": item["recorded_time"]["recorded_at"]}
+
+
+def query_memories(store: Store, body: QueryBody) -> dict:
+    return run_query(store, QueryRequest(text=body.text, user=body.user, as_of=body.as_of,
+                                         recorded_as_of=body.recorded_as_of, kinds=tuple(body.kinds),
+                                         include_inactive=body.include_inactive, limit=body.limit))
+
+
+def envelope_scope(raw: bytes) -> dict | None:
+    """The target scope an envelope names, or None when it names none (the store will refuse it)."""
+    try:
+        envelope = loads_strict(raw, what="envelope")
+    except InputError:
+        return None
+    target = envelope.get("target") if isinstance(envelope, dict) else None
+    scope = target.get("scope") if isinstance(target, dict) else None
+    if isinstance(scope, dict) and isinstance(scope.get("type"), str) and isinstance(scope.get("key"), str):
+        return scope
+    return None
+
+
+def may_touch(grant: Grant, scope: dict | None) -> bool:
+    if scope is None or grant.everyone:
+        return True
+    return scope["type"] == "user" and grant.allows(scope["key"])
+
+
+def status_for(code: str, error: MemoryStoreError | None = None) -> int:
+    """One table from error codes (and classes) to HTTP statuses."""
+    if code in STATUS_BY_CODE:
+        return STATUS_BY_CODE[code]
+    for cls, status in ((NotFoundError, 404), (StoreError, 503), (RemoteError, 502), (PolicyError, 500)):
+        if isinstance(error, cls):
+            return status
+    return 422 if error is None or isinstance(error, (UsageError, InputError, RefusedError)) else 500
+
+
+def mutation_status(result: dict) -> int:
+    return 200 if result["status"] != "refused" else status_for(result["error"]["code"])
+
+
+# -- stores for many threads -----------------------------------------------------------
+
+class ServedStore(Store):
+    """A Store shared by the worker threads: each scope's cache is folded by one thread at a time."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._guard = threading.Lock()
+        self._scope_locks: dict[tuple, threading.Lock] = {}
+
+    @classmethod
+    def serving(cls, store: Store) -> "ServedStore":
+        return cls(store.root, clock=store.clock, policies=store.policies)
+
+    def state(self, scope: dict):
+        key = (scope["type"], scope["key"])
+        with self._guard:
+            lock = self._scope_locks.setdefault(key, threading.Lock())
+        with lock:
+            return super().state(scope)
+
+
+class _LockHeld(Store):
+    """The same store, used while this thread already holds the writer lock.
+
+    ``flock`` belongs to an open file: taking the lock again here would wait on
+    ourselves. Holding it across check-then-apply is what makes an add all-or-nothing.
+    """
+
+    @classmethod
+    def beside(cls, store: Store) -> "_LockHeld":
+        return cls(store.root, clock=store.clock, policies=store.policies)
+
+    @contextmanager
+    def writer(self):
+        yield
+
+
+# -- ASGI plumbing -----------------------------------------------------------------------
+
+def _error(code: str, message: str, details: list | None = None) -> dict:
+    body = {"code": code, "message": message}
+    if details:
+        body["details"] = details
+    return {"error": body}
+
+
+async def _send_json(send, status: int, value: dict) -> None:
+    body = dumps(value)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class Gate:
+    """Before any route: the Host check (open server), the token, JSON only, the body cap and read timeout."""
+
+    def __init__(self, app, *, tokens: TokenTable | None, limits: Limits) -> None:
+        self.app, self.tokens, self.limits = app, tokens, limits
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        refusal = self._refusal(scope)
+        if refusal:
+            return await _send_json(send, status_for(refusal[0]), _error(*refusal))
+        try:
+            with anyio.fail_after(self.limits.timeout_seconds):
+                body = await self._body(scope, receive)
+        except _BodyTooLarge:
+            return await _send_json(send, 413, _error(
+                "request_too_large", f"the body exceeds {self.limits.max_body_bytes} bytes"))
+        except TimeoutError:
+            return await _send_json(send, 408, _error("body_timeout", "the body did not arrive in time"))
+        await self.app(scope, _replay(body, receive), send)
+
+    def _refusal(self, scope) -> tuple[str, str] | None:
+        headers = _headers(scope)
+        if self.tokens is None and _hostname(headers.get("host", "")) not in LOOPBACK_NAMES:
+            return "host_not_allowed", "this server answers loopback host names only"
+        grant = OPEN
+        if self.tokens is not None and scope["path"] != "/health":
+            grant = self.tokens.grant_for(headers.get("authorization"))
+            if grant is None:
+                return "unauthorized", "a valid bearer token is required"
+        scope.setdefault("state", {})["grant"] = grant
+        if scope["method"] == "POST" and _media_type(headers.get("content-type", "")) != "application/json":
+            return "unsupported_media_type", "send the body as application/json"
+        return None
+
+    async def _body(self, scope, receive) -> bytes:
+        declared = _headers(scope).get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limits.max_body_bytes:
+            raise _BodyTooLarge
+        chunks, size, more = [], 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limits.max_body_bytes:
+                raise _BodyTooLarge
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        return b"".join(chunks)
+
+
+def _headers(scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+
+def _hostname(host: str) -> str:
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def _media_type(content_type: str) -> str:
+    return content_type.partition(";")[0].strip().lower()
+
+
+def _replay(body: bytes, receive):
+    sent = False
+
+    async def replayed():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+    return replayed
+
+
+class AccessLog:
+    """Outermost: logs method, path and status only, and turns any escaped exception into a 500
+    whose log line names the exception type, never its message (which might quote content)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        status = {"code": None}
+
+        async def tracked(message):
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            LOG.error("unhandled %s on %s %s", type(exc).__name__, scope["method"], scope["path"])
+            if status["code"] is None:
+                status["code"] = 500
+                await _send_json(send, 500, _error("internal_error", f"internal error ({type(exc).__name__})"))
+        LOG.info("%s %s %s", scope["method"], scope["path"], status["code"])
+
+
+# -- the application ------------------------------------------------------------------------
+
+_ERROR_RESPONSES = {status: {"model": ErrorBody} for status in (400, 401, 403, 408, 409, 413, 415, 422, 503)}
+_bearer = HTTPBearer(auto_error=False, description="A token from the --tokens file.")
+
+
+async def _strict_json(request: Request) -> None:
+    """The project's JSON rules (no duplicate keys, NaN or bad UTF-8) before the model sees the body."""
+    loads_strict(await request.body(), what="the request body")
+
+
+def _forbidden() -> MemoryStoreError:
+    # the same few words whoever the user is and whether or not they exist
+    return MemoryStoreError("this token may not do that", code="forbidden")
+
+
+def _authorize(request: Request, user: str) -> None:
+    if not request.state.grant.allows(user):
+        raise _forbidden()
+
+
+def _envelope_schema() -> dict:
+    schema = loads_strict((SCHEMA_DIR / "envelope.schema.json").read_bytes(), what="envelope schema")
+    return {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
+
+
+def create_app(store: Store, *, tokens: TokenTable | None, limits: Limits = Limits()):
+    """The ASGI application: the FastAPI routes inside the gate and the access log."""
+    api = FastAPI(title="memory", version="1", docs_url=None, redoc_url=None,
+                  description="Policy-governed memory ledger: see docs/SERVER.md.")
+    _install_error_handlers(api)
+    _install_routes(api, ServedStore.serving(store), limits)
+    return AccessLog(Gate(api, tokens=tokens, limits=limits))
+
+
+async def _offload(limits: Limits, func, *args):
+    """Run library work in the thread pool; past the timeout, answer 503 (a write may still land:
+    retrying the same add is safe, it is idempotent)."""
+    try:
+        with anyio.fail_after(limits.timeout_seconds):
+            return await anyio.to_thread.run_sync(functools.partial(func, *args), abandon_on_cancel=True)
+    except TimeoutError:
+        raise MemoryStoreError(f"the request took longer than {limits.timeout_seconds:g}s",
+                               code="request_timeout") from None
+
+
+def _cli_json(value: dict, status: int = 200) -> Response:
+    # the CLI's serializer, byte for byte
+    return Response(content=dumps(value), status_code=status, media_type="application/json")
+
+
+def _install_routes(api: FastAPI, store: Store, limits: Limits) -> None:
+    guarded = [Depends(_bearer), Depends(_strict_json)]
+
+    @api.get("/health", tags=["meta"])
+    async def health() -> dict:
+        return {"status": "ok"}
+
+    @api.post("/v1/memories/add", response_model=AddResponse, responses=_ERROR_RESPONSES, dependencies=guarded,
+              tags=["leaderboard"])
+    async def memories_add(body: AddRequest, request: Request):
+        _authorize(request, body.user_id)
+        return await _offload(limits, add_memories, store, body)
+
+    @api.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,
+              dependencies=guarded, tags=["leaderboard"])
+    async def memories_search(body: SearchRequest, request: Request):
+        _authorize(request, body.user_id)
+        return await _offload(limits, search_memories, store, body)
+
+    api.add_api_route("/add", memories_add, methods=["POST"], include_in_schema=False, dependencies=guarded)
+    api.add_api_route("/search", memories_search, methods=["POST"], include_in_schema=False, dependencies=guarded)
+
+    @api.post("/v1/query", responses={200: {"description": "the JSON of `memory query --json`"},
+                                      **_ERROR_RESPONSES}, dependencies=guarded, tags=["cli"])
+    async def query(body: QueryBody, request: Request):
+        _authorize(request, body.user)
+        return _cli_json(await _offload(limits, query_memories, store, body))
+
+    @api.post("/v1/mutate", dependencies=[Depends(_bearer)], tags=["cli"],
+              responses={200: {"description": "the JSON of `memory mutate --json`"}, **_ERROR_RESPONSES},
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": _envelope_schema()}}}})
+    async def mutate(request: Request):
+        raw = await request.body()
+        if not may_touch(request.state.grant, envelope_scope(raw)):
+            raise _forbidden()
+        result = await _offload(limits, store.mutate, raw)
+        return _cli_json(result, mutation_status(result))
+
+
+def _install_error_handlers(api: FastAPI) -> None:
+    @api.exception_handler(MemoryStoreError)
+    async def library_error(request: Request, exc: MemoryStoreError):
+        return JSONResponse({"error": exc.to_json()}, status_code=status_for(exc.code, exc))
+
+    @api.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError):
+        problems = [{"loc": _location(e), "type": e.get("type", "invalid")} for e in exc.errors()]
+        if any(p["type"] == "json_invalid" for p in problems):
+            return JSONResponse(_error("invalid_json", "the request body is not valid JSON"), status_code=400)
+        return JSONResponse(_error("schema_violation", f"the request body fails its schema "
+                                   f"({len(problems)} problem(s))", problems[:20]), status_code=422)
+
+    @api.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 400:  # FastAPI could not parse the body: say why in our words
+            try:
+                loads_strict(await request.body(), what="the request body")
+            except InputError as bad:
+                return JSONResponse({"error": bad.to_json()}, status_code=400)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
+        return JSONResponse(_error(code, code.replace("_", " ")), status_code=exc.status_code)
+
+    @api.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception):
+        return JSONResponse(_error("internal_error", f"internal error ({type(exc).__name__})"), status_code=500)
+
+
+def _location(error: dict) -> str:
+    """Where a validation error is, naming schema fields only (an unknown key is user input)."""
+    loc = [str(part) for part in error.get("loc", ()) if part != "body"]
+    if error.get("type") == "extra_forbidden" and loc:
+        loc[-1] = "(unknown field)"
+    return ".".join(loc) or "(root)"
+
+
+# -- running ------------------------------------------------------------------------------------
+
+LOG_CONFIG = {
+    "version": 1, "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}},
+    "loggers": {"uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+                "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
+                "memory.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
+}
+
+
+def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limits: Limits = Limits()) -> None:
+    """Run until interrupted. Without a tokens file: loopback only, every route open."""
+    import uvicorn
+
+    logging.config.dictConfig(LOG_CONFIG)
+    tokens = load_tokens(tokens_file) if tokens_file else None
+    bound = bind_host(host, tokens)
+    if tokens is None:
+        LOG.warning("no --tokens file: every route is open, so the server listens on %s only "
+                    "and answers loopback host names only", bound)
+    else:
+        LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
+    app = create_app(store, tokens=tokens, limits=limits)
+    uvicorn.Server(uvicorn.Config(app, host=bound, port=port, access_log=False, log_config=None,
+                                  lifespan="off", server_header=False, timeout_keep_alive=5)).run()
