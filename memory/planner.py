@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .retrieval.tokenize import tokenize
@@ -109,6 +110,21 @@ def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entitie
     return sum(w for t, w in weights.items() if t in held) / total
 
 
+def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "") -> Callable[[str], float]:
+    """record_id -> coverage of ``question``, as every planner measures it (one rule, so the
+    deterministic and the llm planner face the same relevance bar).
+
+    The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
+    about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
+    """
+    terms = tokenize(question)
+    own = set(tokenize(caller))
+    covered_terms = [t for t in terms if t not in own] or terms
+    entities = frozenset(name_terms(question))
+    unseen_weight = settings.get("unseen_entity_weight", 1.0)
+    return lambda record_id: coverage(space, record_id, covered_terms, entities, unseen_weight)
+
+
 def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
     fused: Counter = Counter()
     for ranking in rankings:
@@ -167,13 +183,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         for record_id, bonus in _session_bonus(space, first, k).items():
             fused[record_id] += bonus
     scores = dict(first_hits)
-    entities = frozenset(name_terms(question))
-    unseen_weight = settings.get("unseen_entity_weight", 1.0)
-    own = set(tokenize(caller))
-    covered_terms = [t for t in terms if t not in own] or terms
-    candidates = [Candidate(rid, scores.get(rid, 0.0), value,
-                            coverage(space, rid, covered_terms, entities, unseen_weight))
-                  for rid, value in fused.items()]
+    covers = question_coverage(space, question, settings, caller)
+    candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})

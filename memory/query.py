@@ -156,5 +156,6 @@ def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport
         from .llm_planner import plan as llm_plan
         # the planner section's relevance settings (coverage weights) apply to both planners;
         # the llm section's own keys (endpoint, max_steps) win
-        return llm_plan(space, request.text, {**settings, **retrieval.data.get("llm", {})}, transport=llm_transport)
+        return llm_plan(space, request.text, {**settings, **retrieval.data.get("llm", {})}, transport=llm_transport,
+                        caller=request.user)
     return planner.plan(space, request.text, settings, retrieval.feature, caller=request.user)
