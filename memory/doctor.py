@@ -14,6 +14,7 @@ import shutil
 from dataclasses import dataclass, field
 
 from . import schemas
+from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
@@ -49,6 +50,7 @@ def check_store(store: Store, *, repair: bool = False) -> Report:
     for digest in store.scope_digests():
         report.scopes += 1
         _check_scope(store, digest, report)
+    check_boot_views(store, report.add, drop_stale=repair)
     if repair:
         _repair(store, report)
     return report
@@ -96,6 +98,7 @@ def _check_scope(store: Store, digest: str, report: Report) -> None:
         report.add("erasure_incomplete", f"shards/{digest}", "records named by an erasure are still in the shards")
     report.revisions += len(revisions)
     _check_chains(revisions, f"shards/{digest}", report)
+    _check_groups(revisions, settled_transactions(audit), f"shards/{digest}", report)
     _check_derived(store, digest, shards, report)
 
 
@@ -161,6 +164,26 @@ def _check_chains(revisions: list[dict], where: str, report: Report) -> None:
             report.add("transition_chain_broken", where,
                        f"record {revision['id']} r{revision['revision']}: transition does not join its neighbours")
         last[revision["id"]] = revision
+
+
+def _check_groups(revisions: list[dict], settled: frozenset, where: str, report: Report) -> None:
+    """Every transaction group before the tail holds exactly ``group_size`` lines (the tail: see above).
+
+    Only an erasure may shrink a group; a line removed by hand mid-log shows up here even when
+    the manifest was rewritten to match.
+    """
+    groups: list[list[dict]] = []
+    for revision in revisions:
+        tx = revision["transition"]["transaction_id"]
+        if groups and groups[-1][0]["transition"]["transaction_id"] == tx:
+            groups[-1].append(revision)
+        else:
+            groups.append([revision])
+    for group in groups[:-1]:
+        tx, expected = group[0]["transition"]["transaction_id"], group[0]["transition"].get("group_size", 1)
+        if len(group) != expected and tx not in settled:
+            report.add("transition_chain_broken", where,
+                       f"record {group[0]['id']}: its transaction wrote {expected} revision(s), {len(group)} remain")
 
 
 def _check_derived(store: Store, digest: str, shards, report: Report) -> None:

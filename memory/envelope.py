@@ -17,6 +17,7 @@ from .jsonio import canonical_bytes, loads_strict, nfc
 from .policy import MutationPolicy
 
 _LIST_FIELDS = ("aliases", "tags", "negative_triggers", "conflict_with")
+_SCREENED_LISTS = ("aliases", "tags", "negative_triggers")
 
 
 @dataclass(frozen=True)
@@ -133,15 +134,21 @@ def _check_policy(envelope: dict, policy: MutationPolicy) -> str:
 
 
 def _screen_credentials(envelope: dict, policy: MutationPolicy) -> bool:
+    # the reason too: it is kept in transition rows and in erasure audit rows, which outlive the content
     payload = envelope.get("payload") or {}
-    texts = [payload.get("statement") or ""] + [t for n in ("aliases", "tags") for t in payload.get(n) or []]
+    texts = [payload.get("statement"), envelope.get("reason")] + [
+        t for n in _SCREENED_LISTS for t in payload.get(n) or []]
     if not any(credential_kinds(t) for t in texts if isinstance(t, str)):
         return False
     if not policy.redacts_credentials:
-        raise RefusedError("the statement looks like it carries a credential", code="credential_detected")
-    payload["statement"] = redact(payload.get("statement") or "")
-    for name in ("aliases", "tags"):
-        payload[name] = [redact(t) for t in payload.get(name) or []]
+        raise RefusedError("the envelope looks like it carries a credential", code="credential_detected")
+    if isinstance(payload.get("statement"), str):
+        payload["statement"] = redact(payload["statement"])
+    if isinstance(envelope.get("reason"), str):
+        envelope["reason"] = redact(envelope["reason"])
+    for name in _SCREENED_LISTS:
+        if name in payload:
+            payload[name] = [redact(t) for t in payload[name]]
     return True
 
 

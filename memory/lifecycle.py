@@ -305,6 +305,12 @@ def _resolve(ctx: _Context) -> Plan:
     for record in [holder] + others:
         _require_status(record, ("disputed", "active", "candidate"), "resolve")
     ids = [holder["id"]] + [r["id"] for r in others]
+    # the holder becomes active: the same rules as approving it
+    if holder["status"] != "active":
+        _refuse_tombstoned(ctx, holder["memory_key"], holder["statement"])
+    active = ctx.state.active_for_key(holder["memory_key"]) if holder["memory_key"] else None
+    if active is not None and active["id"] not in ids:
+        raise RefusedError("the key already has an active record outside this dispute", code="key_already_active")
     held = ctx.change(holder, "resolve", "active",
                       conflict={"state": "resolved", "with": ids[1:], "resolution": "held"},
                       verification={"state": "verified", "method": "resolution",
@@ -331,6 +337,9 @@ def _approve(ctx: _Context) -> Plan:
             raise RefusedError("the same value is already the active record", code="duplicate_active_record")
         starts = max(candidate["valid_time"]["from"], ctx.now) \
             if candidate["valid_time"]["from"] <= active["valid_time"]["from"] else candidate["valid_time"]["from"]
+        if starts <= active["valid_time"]["from"]:
+            # closing the active record there would leave it an empty (or inverted) interval
+            raise RefusedError("the candidate must start after the active record", code="invalid_valid_time")
         approved["valid_time"] = {"from": starts, "to": candidate["valid_time"]["to"]}
         approved["supersession"] = {**candidate["supersession"],
                                     "supersedes": sorted(set(candidate["supersession"]["supersedes"]) | {active["id"]})}

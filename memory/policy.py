@@ -33,7 +33,8 @@ def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
     try:
         data = loads_strict(raw, what=f"policy {path.name}")
     except InputError as exc:
-        raise PolicyError(exc.message, code="policy_invalid") from None
+        # the parser's message may not say which file (a duplicate key does not): name it
+        raise PolicyError(f"policy {path.name}: {exc.message}", code="policy_invalid") from None
     problems = schemas.violations(f"{name}-policy", data)
     if problems:
         raise PolicyError(f"policy {path.name} fails its schema: " + "; ".join(problems),

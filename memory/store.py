@@ -121,8 +121,12 @@ class Store:
         return sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
 
     def _fingerprint(self, scope: dict) -> tuple:
-        paths = self.shard_paths(scope) + [self.scope_dir(scope) / "audit.jsonl"]
-        return tuple((p.name, p.stat().st_size) for p in paths if p.exists())
+        """What changes when another process writes: sizes alone do not (a healed torn tail
+        followed by an append of the same length, an erasure's rewrite), so the file identity,
+        its mtime and its last bytes are part of it."""
+        paths = [p for p in self.shard_paths(scope) + [self.scope_dir(scope) / "audit.jsonl"] if p.exists()]
+        return tuple((p.name, st.st_size, st.st_ino, st.st_mtime_ns, _tail(p, st.st_size))
+                     for p in paths for st in [p.stat()])
 
     @staticmethod
     def read_shard(path: Path) -> ShardFile:
@@ -245,7 +249,8 @@ class Store:
         if new_scope:
             atomic_write(directory / "scope.json", dumps({"scope_digest": directory.name}) + b"\n")
         payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
-        heal_tail(directory)
+        if heal_tail(directory):
+            self.drop_derived(scope)  # an index cursor may point past the cut: it would read mid-line
         path = self._shard_for(directory, len(payload))
         with open(path, "ab") as handle:
             handle.write(payload)
@@ -278,14 +283,23 @@ class Store:
     # -- erasure --------------------------------------------------------------
 
     def _erase(self, scope: dict, plan: lifecycle.Plan, admitted, state: ScopeState) -> None:
-        doomed = set(plan.erase_record_ids)
+        self.erase_content(scope, state, set(plan.erase_record_ids), {
+            "event": "erase_scope" if plan.erase_scope else "erase_record",
+            "actor": admitted.envelope["actor"], "reason": admitted.envelope.get("reason"),
+            "transaction_id": admitted.envelope["transaction_id"],
+            "transactions": {admitted.envelope["transaction_id"]: admitted.envelope_sha256}})
+
+    def erase_content(self, scope: dict, state: ScopeState, doomed: set, why: dict) -> dict:
+        """Remove every revision of ``doomed`` from the scope's files; the caller holds the writer lock.
+
+        ``why`` (event, actor, reason, ...) goes into the content-free audit row, which is
+        written (durably) before the shards are rewritten; returns that row.
+        """
         directory = self.scope_dir(scope)
-        row = {"schema_version": AUDIT_VERSION, "event": "erase_scope" if plan.erase_scope else "erase_record",
-               "at": self.clock.now(), "actor": admitted.envelope["actor"], "reason": admitted.envelope.get("reason"),
-               "transaction_id": admitted.envelope["transaction_id"], "record_ids": sorted(doomed),
+        row = {"schema_version": AUDIT_VERSION, "at": self.clock.now(), "transaction_id": None, **why,
+               "record_ids": sorted(doomed),
                "content_sha256": {i: state.current(i)["hash"]["value"] for i in sorted(doomed)},
-               "transactions": {admitted.envelope["transaction_id"]: admitted.envelope_sha256},
-               "tombstones": []}
+               "transactions": dict(why.get("transactions") or {}), "tombstones": []}
         for record_id in doomed:
             for revision in state.revisions[record_id]:
                 transition = revision["transition"]
@@ -302,6 +316,7 @@ class Store:
             self._rewrite_without(path, doomed)
         self.drop_derived(scope)
         self.write_manifest(directory)
+        return row
 
     def _rewrite_without(self, path: Path, doomed: set) -> None:
         shard = self.read_shard(path)
@@ -357,6 +372,12 @@ class _Staging:
 def _pack(groups: list[list[dict]]) -> list[list[dict]]:
     """Several transaction groups in one write (fewer syscalls), each kept whole."""
     return [[revision for group in groups for revision in group]]
+
+
+def _tail(path: Path, size: int, length: int = 64) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, size - length))
+        return handle.read(length)
 
 
 def _append_durable(path: Path, data: bytes) -> None:
@@ -443,9 +464,10 @@ def cut_incomplete_group(path: Path, settled: frozenset = frozenset()) -> int:
     return len(data) - keep
 
 
-def heal_tail(scope_dir: Path) -> None:
-    """Under the writer lock: cut the last shard's torn line and any cut-short group."""
+def heal_tail(scope_dir: Path) -> int:
+    """Under the writer lock: cut the last shard's torn line and any cut-short group (bytes cut)."""
     shards = sorted(p for p in Path(scope_dir).iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
-    if shards:
-        heal_torn_tail(shards[-1])
-        cut_incomplete_group(shards[-1], settled_transactions(read_audit_rows(scope_dir)))
+    if not shards:
+        return 0
+    return heal_torn_tail(shards[-1]) + cut_incomplete_group(shards[-1],
+                                                            settled_transactions(read_audit_rows(scope_dir)))

@@ -1,0 +1,123 @@
+"""Builders shared by the ledger tests: envelopes, stores, file snapshots.
+
+Import from test modules as ``from helpers import ...`` (pytest puts ``tests/``
+on ``sys.path`` because the folder has no ``__init__.py``).
+"""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import shutil
+from pathlib import Path
+
+from memory.clock import FixedClock
+from memory.jsonio import dumps
+from memory.paths import DEFAULT_CONFIG_DIR, PROJECT_ROOT
+from memory.store import Store
+
+NOW = "2024-03-01T12:00:00Z"
+SCHEMA = "memory.envelope.v1"
+
+
+def scope(user: str = "alice", scope_type: str = "user") -> dict:
+    return {"type": scope_type, "key": user}
+
+
+def envelope(operation: str, tx: str, *, user: str = "alice", scope_type: str = "user", record_id=None,
+             key=None, payload: dict | None = None, valid: dict | None = None, source: str = "explicit_user",
+             actor: str = "user_via_agent", actor_id: str = "tester", reason: str | None = "test reason",
+             evidence_hash=None, sensitivity: str | None = None) -> dict:
+    """One mutation envelope (DESIGN §5); fields a case does not name are left out or null."""
+    env = {
+        "schema_version": SCHEMA,
+        "transaction_id": tx,
+        "operation": operation,
+        "actor": {"type": actor, "id": actor_id},
+        "source": {"type": source, "ref": "test", "observed_at": None, "evidence_hash": evidence_hash,
+                   "session": None, "speaker": None},
+        "target": {"record_id": record_id, "memory_key": key, "scope": scope(user, scope_type)},
+        "reason": reason,
+    }
+    if payload is not None:
+        env["payload"] = payload
+    if valid is not None:
+        env["valid_time"] = valid
+    if sensitivity is not None:
+        env["sensitivity"] = {"classification": sensitivity}
+    return env
+
+
+def add_env(statement: str, key: str | None, tx: str, *, kind: str = "fact", valid_from: str | None = None,
+            valid_to: str | None = None, **kw) -> dict:
+    payload = {"kind": kind, "statement": statement, "confidence": "high", "importance": "medium",
+               "aliases": [], "tags": [], "negative_triggers": []}
+    payload.update(kw.pop("payload_extra", {}))
+    return envelope("add", tx, key=key, payload=payload, valid={"from": valid_from, "to": valid_to}, **kw)
+
+
+def update_env(statement: str, tx: str, *, key=None, record_id=None, valid_from=None, **kw) -> dict:
+    return envelope("update", tx, key=key, record_id=record_id, payload={"statement": statement},
+                    valid={"from": valid_from, "to": None}, **kw)
+
+
+def by_id(operation: str, record_id: str, tx: str, **kw) -> dict:
+    return envelope(operation, tx, record_id=record_id, **kw)
+
+
+def raw(env: dict) -> bytes:
+    return dumps(env)
+
+
+def changed(env: dict, **paths) -> dict:
+    """A deep copy of ``env`` with dotted paths replaced: changed(e, **{"payload.kind": "x"})."""
+    out = copy.deepcopy(env)
+    for dotted, value in paths.items():
+        *parents, leaf = dotted.split(".")
+        node = out
+        for name in parents:
+            node = node[name]
+        node[leaf] = value
+    return out
+
+
+def make_store(root: Path, now: str = NOW, config: Path | None = None) -> Store:
+    return Store.create(Path(root), clock=FixedClock(now), config=config)
+
+
+def reopen(store: Store) -> Store:
+    """A fresh Store on the same root and clock: nothing cached, everything read from disk."""
+    return Store.open(store.root, clock=store.clock, config=store.policies.mutation.loaded.path.parent)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (the empty lock file aside) by relative path."""
+    root = Path(root)
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".lock"}
+
+
+def all_bytes(root: Path) -> bytes:
+    """Every byte of every file under ``root`` (names included), for content searches."""
+    root = Path(root)
+    return b"\n".join(str(p.relative_to(root)).encode() + b"\n" + p.read_bytes()
+                      for p in sorted(root.rglob("*")) if p.is_file())
+
+
+def config_copy(target: Path) -> Path:
+    """A private copy of config/ that a test may edit (point $MEMORY_CONFIG at it)."""
+    shutil.copytree(DEFAULT_CONFIG_DIR, target)
+    return Path(target)
+
+
+def load_tool(name: str):
+    """Import tools/<name>.py as a module."""
+    path = PROJECT_ROOT / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_tool_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def shard_of(store: Store, user: str = "alice") -> Path:
+    """The last shard file of a user's scope."""
+    return store.shard_paths(scope(user))[-1]

@@ -1,0 +1,233 @@
+"""doctor: every check can fire, repair fixes only what is safe, a clean store stays clean."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memory import store as store_module
+from memory.doctor import REPAIRABLE, check_store
+from memory.indexing import open_index
+from memory.jsonio import canonical_bytes, dumps, loads_strict
+from memory.paths import PROJECT_ROOT
+from memory.records import seal
+from memory.store import Store
+
+from helpers import add_env, all_bytes, by_id, config_copy, load_tool, make_store, reopen, scope, shard_of, update_env
+
+
+def applied(store, env) -> dict:
+    result = store.mutate(env)
+    assert result["status"] == "applied", result
+    return result
+
+
+def codes(report) -> set[str]:
+    return {p["code"] for p in report.problems}
+
+
+@pytest.fixture
+def written(store):
+    """alice: an add, an update (2-line group), a retire; bob: one add."""
+    home = applied(store, add_env("The user lives in Paris.", "user.home_city", "tx-home",
+                                  valid_from="2021-01-01T00:00:00Z"))["record_id"]
+    store.clock.set("2024-03-02T00:00:00Z")
+    rome = applied(store, update_env("The user lives in Rome.", "tx-rome", key="user.home_city"))["record_id"]
+    tea = applied(store, add_env("The user likes tea.", "user.drink", "tx-tea"))["record_id"]
+    store.clock.set("2024-03-03T00:00:00Z")
+    applied(store, by_id("retire", tea, "tx-retire"))
+    applied(store, add_env("Bob plays the oboe.", "user.music", "tx-bob", user="bob"))
+    return {"home": home, "rome": rome, "tea": tea}
+
+
+def test_a_fresh_store_is_clean(store):
+    assert check_store(store).to_json() == {"clean": True, "scopes": 0, "revisions": 0, "problems": [],
+                                            "repaired": []}
+
+
+def test_a_written_store_is_clean(store, written):
+    report = check_store(reopen(store))
+    assert report.to_json() == {"clean": True, "scopes": 2, "revisions": 6, "problems": [], "repaired": []}
+
+
+def test_the_demo_store_is_clean(tmp_path):
+    build = load_tool("build_demo").build
+    steps = build(PROJECT_ROOT / "examples" / "demo-envelopes.jsonl", tmp_path / "demo")
+    report = check_store(Store.open(tmp_path / "demo"))
+    assert report.clean, report.problems
+    assert report.scopes >= 1 and report.revisions >= steps
+
+
+def test_repair_on_a_clean_store_changes_nothing(store, written):
+    from helpers import snapshot
+    before = snapshot(store.root)
+    report = check_store(reopen(store), repair=True)
+    assert report.clean and report.repaired == []
+    assert snapshot(store.root) == before
+
+
+# -- tampering is reported, never "fixed" -------------------------------------------
+
+def test_a_flipped_byte_in_a_statement_is_a_hash_and_manifest_mismatch(store, written):
+    path = shard_of(store)
+    data = path.read_bytes()
+    tampered = data.replace(b"lives in Rome", b"lives in Rume", 1)
+    assert tampered != data
+    path.write_bytes(tampered)
+    report = check_store(reopen(store))
+    assert {"record_hash_mismatch", "manifest_mismatch"} <= codes(report)
+    hash_problem = next(p for p in report.problems if p["code"] == "record_hash_mismatch")
+    assert hash_problem["where"].endswith("000001.jsonl:2")
+    assert "Rume" not in json.dumps(report.to_json())
+    repaired = check_store(reopen(store), repair=True)
+    assert "record_hash_mismatch" in codes(repaired)
+    assert path.read_bytes() == tampered                 # the evidence is kept
+    assert not check_store(reopen(store)).clean
+
+
+@pytest.mark.parametrize("offset", [0, 10, 200, -2])
+def test_any_flipped_byte_is_detected(store, written, offset):
+    path = shard_of(store)
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0x01
+    path.write_bytes(bytes(data))
+    found = codes(check_store(reopen(store)))
+    assert "manifest_mismatch" in found
+    assert found & {"record_hash_mismatch", "line_invalid", "record_schema_violation"}
+
+
+def test_an_invalid_line_is_reported_and_not_cut(store, written):
+    with open(shard_of(store), "ab") as handle:
+        handle.write(b'{"not": "a record"}\nnot json at all\n')
+    store.write_manifest(store.scope_dir(scope()))
+    report = check_store(reopen(store), repair=True)
+    assert {"record_schema_violation", "line_invalid"} <= codes(report)
+    assert shard_of(store).read_bytes().endswith(b"not json at all\n")
+
+
+def test_an_edited_policy_is_policy_drift(tmp_path, monkeypatch):
+    config = config_copy(tmp_path / "config")
+    monkeypatch.setenv("MEMORY_CONFIG", str(config))
+    store = make_store(tmp_path / "s")
+    applied(store, add_env("The user likes tea.", "user.drink", "tx-1"))
+    assert check_store(Store.open(store.root)).clean
+    policy = config / "mutation-policy.json"
+    policy.write_text(policy.read_text().replace('"statement_bytes": 16384', '"statement_bytes": 16000'))
+    report = check_store(Store.open(store.root), repair=True)
+    assert [(p["code"], p["where"]) for p in report.problems] == [("policy_drift", "config/mutation-policy.json")]
+    Store.open(store.root).pin_policies()           # memory init --accept-policies
+    assert check_store(Store.open(store.root)).clean
+
+
+def _rewrite_line(store, number: int, edit) -> None:
+    """Edit line ``number`` (1-based) of alice's shard, reseal it and rewrite the manifest: only the edit shows."""
+    path = shard_of(store)
+    lines = path.read_bytes().splitlines()
+    revision = loads_strict(lines[number - 1])
+    edit(revision)
+    lines[number - 1] = canonical_bytes(seal(revision))
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    store.write_manifest(store.scope_dir(scope()))
+
+
+def test_a_transition_that_does_not_join_its_neighbours_is_a_broken_chain(store, written):
+    _rewrite_line(store, 3, lambda r: r["transition"].update(from_status="candidate"))   # home r2: active->retired
+    report = check_store(reopen(store))
+    assert codes(report) == {"transition_chain_broken"}
+
+
+def test_a_skipped_revision_number_is_a_broken_chain(store, written):
+    _rewrite_line(store, 3, lambda r: r.update(revision=3))
+    assert codes(check_store(reopen(store))) == {"transition_chain_broken"}
+
+
+def _drop_line(store, number: int) -> None:
+    path = shard_of(store)
+    lines = path.read_bytes().splitlines(keepends=True)
+    del lines[number - 1]
+    path.write_bytes(b"".join(lines))
+    store.write_manifest(store.scope_dir(scope()))       # hide the edit from the manifest check
+
+
+def test_a_missing_first_revision_is_a_broken_chain(store, written):
+    _drop_line(store, 4)                                  # tea r1: its retire (r2) now follows nothing
+    assert codes(check_store(reopen(store))) == {"transition_chain_broken"}
+
+
+def test_a_line_removed_from_a_group_mid_log_is_a_broken_chain(store, written):
+    _drop_line(store, 3)                                  # home r2, the second line of the update's group
+    report = check_store(reopen(store), repair=True)
+    assert codes(report) == {"transition_chain_broken"}
+
+
+def test_a_record_filed_under_another_scope(store, written):
+    alice_line = shard_of(store).read_bytes().splitlines(keepends=True)[0]
+    with open(shard_of(store, "bob"), "ab") as handle:
+        handle.write(alice_line)
+    store.write_manifest(store.scope_dir(scope("bob")))
+    assert "record_scope_mismatch" in codes(check_store(reopen(store)))
+
+
+# -- what repair fixes ---------------------------------------------------------------
+
+def test_a_missing_manifest_is_rewritten(store, written):
+    (store.scope_dir(scope()) / "manifest.json").unlink()
+    report = check_store(reopen(store), repair=True)
+    assert report.problems == [] and {p["code"] for p in report.repaired} == {"manifest_missing"}
+    assert check_store(reopen(store)).clean
+
+
+def test_a_garbled_manifest_is_rewritten(store, written):
+    (store.scope_dir(scope()) / "manifest.json").write_bytes(b"{garbage")
+    assert codes(check_store(reopen(store))) == {"manifest_mismatch"}
+    assert check_store(reopen(store), repair=True).problems == []
+    assert check_store(reopen(store)).clean
+
+
+def test_an_unlisted_shard_is_listed_and_a_vanished_one_is_reported(store, written):
+    directory = store.scope_dir(scope())
+    manifest = loads_strict((directory / "manifest.json").read_bytes())
+    manifest["shards"]["000009.jsonl"] = manifest["shards"].pop("000001.jsonl")
+    (directory / "manifest.json").write_bytes(dumps(manifest))
+    assert {"shard_unlisted", "shard_missing"} <= codes(check_store(reopen(store)))
+
+
+def test_a_stale_index_is_reported_and_dropped(store, written):
+    open_index(store, scope())
+    meta_path = store.layout.index_dir(store.scope_dir(scope()).name) / "index.meta.json"
+    meta = loads_strict(meta_path.read_bytes())
+    meta["cursor"] = {"000001.jsonl": 10 ** 9}
+    meta_path.write_bytes(dumps(meta))
+    report = check_store(reopen(store), repair=True)
+    assert report.problems == [] and [p["code"] for p in report.repaired] == ["derived_stale"]
+    assert not meta_path.exists()
+    assert check_store(reopen(store)).clean
+
+
+def test_a_fresh_index_is_not_stale(store, written):
+    open_index(store, scope())
+    assert check_store(reopen(store)).clean
+
+
+def test_an_erasure_interrupted_before_the_rewrite_is_reported_and_completed(store, written, monkeypatch):
+    monkeypatch.setattr(store_module.Store, "_rewrite_without", lambda self, path, doomed: None)
+    applied(store, by_id("erase", written["tea"], "tx-erase"))
+    monkeypatch.undo()
+    assert b"likes tea" in all_bytes(store.root)
+    assert reopen(store).state(scope()).current(written["tea"]) is None       # hidden from reads meanwhile
+    assert "erasure_incomplete" in codes(check_store(reopen(store)))
+    report = check_store(reopen(store), repair=True)
+    assert report.problems == []
+    assert b"likes tea" not in all_bytes(store.root)
+    assert check_store(reopen(store)).clean
+
+
+def test_a_missing_store_marker(store, written):
+    store.layout.marker.unlink()
+    assert "store_marker_invalid" in codes(check_store(store))
+
+
+def test_every_reported_code_is_either_repairable_or_kept():
+    assert REPAIRABLE <= {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
+                          "shard_unlisted", "derived_stale", "erasure_incomplete"}
+    assert "record_hash_mismatch" not in REPAIRABLE and "policy_drift" not in REPAIRABLE

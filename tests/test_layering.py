@@ -1,0 +1,109 @@
+"""Dependencies point one way (CONVENTIONS §2), enforced by reading every module's imports."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from memory.paths import PACKAGE_ROOT
+
+BOTTOM = {"memory.errors", "memory.paths", "memory.jsonio", "memory.clock", "memory.vocabulary"}
+# the write core may import the bottom, each other and store-level siblings, never the read path or consumers
+CORE = BOTTOM | {"memory.schemas", "memory.records", "memory.credentials", "memory.policy",
+                 "memory.envelope", "memory.lifecycle", "memory.store", "memory.doctor", "memory.where"}
+ABOVE_CORE = ("memory.retrieval", "memory.indexing", "memory.planner", "memory.llm_planner", "memory.decision",
+              "memory.query", "memory.remote", "memory.importers", "memory.benchmark", "memory.server",
+              "memory.api", "memory.mcp_server", "memory.cli")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE_ROOT.rglob("*.py"))}
+
+
+def imports(path: Path) -> set[str]:
+    """Every module a file imports, relative imports resolved, function-level imports included."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module
+            found.add(prefix)
+            # "from . import lifecycle" imports a module, not a name
+            found.update(f"{prefix}.{alias.name}" for alias in node.names
+                         if f"{prefix}.{alias.name}" in modules())
+    return found
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+ALL = modules()
+IMPORTS = {name: imports(path) for name, path in ALL.items()}
+
+
+def importers_of(package: str) -> set[str]:
+    return {name for name, found in IMPORTS.items() if any(top(i) == package for i in found)}
+
+
+def test_the_walker_sees_relative_and_function_level_imports():
+    assert "memory.lifecycle" in IMPORTS["memory.store"]            # from . import lifecycle
+    assert "memory.doctor" in IMPORTS["memory.cli"]                 # imported inside a function
+    assert "click" in IMPORTS["memory.cli"]
+
+
+def test_only_the_cli_imports_click():
+    assert importers_of("click") == {"memory.cli"}
+
+
+def test_only_remote_imports_httpx():
+    assert importers_of("httpx") <= {"memory.remote"}
+
+
+def test_only_jsonio_imports_orjson():
+    assert importers_of("orjson") <= {"memory.jsonio"}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALL if n.startswith("memory.retrieval")))
+def test_retrieval_never_imports_the_store(name):
+    assert not {i for i in IMPORTS[name] if i in ("memory.store", "memory.indexing")
+                or i.startswith(("memory.store.", "memory.planner", "memory.query", "memory.cli"))}
+
+
+@pytest.mark.parametrize("name", sorted(BOTTOM & set(ALL)))
+def test_the_bottom_imports_nothing_above_it(name):
+    above = {i for i in IMPORTS[name] if top(i) == "memory" and i != "memory" and i not in BOTTOM}
+    assert above == set(), f"{name} imports {above}"
+
+
+@pytest.mark.parametrize("name", sorted(CORE & set(ALL)))
+def test_the_write_core_never_reaches_the_read_path_or_consumers(name):
+    above = {i for i in IMPORTS[name] if i.startswith(ABOVE_CORE)}
+    assert above == set(), f"{name} imports {above}"
+
+
+def test_the_lower_write_core_never_imports_the_store():
+    for name in ("memory.schemas", "memory.records", "memory.credentials", "memory.policy", "memory.envelope",
+                 "memory.lifecycle"):
+        assert {i for i in IMPORTS[name] if top(i) == "memory" and i != "memory"} <= CORE - {"memory.store", "memory.doctor"}, name
+
+
+def test_schemas_and_records_sit_below_policy_and_lifecycle():
+    lower = {"memory.schemas", "memory.records"}
+    for name in lower:
+        assert not IMPORTS[name] & {"memory.policy", "memory.lifecycle", "memory.envelope", "memory.store"}
+    assert "memory.store" not in IMPORTS["memory.lifecycle"] | IMPORTS["memory.envelope"] | IMPORTS["memory.policy"]
