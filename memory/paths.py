@@ -57,10 +57,6 @@ class StoreLayout:
     def shards(self) -> Path:
         return self.root / "shards"
 
-    @property
-    def audit(self) -> Path:
-        return self.root / "audit" / "erasures.jsonl"
-
     def scope_dir(self, digest: str) -> Path:
         return self.shards / digest
 
