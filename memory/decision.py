@@ -34,6 +34,11 @@ class Match:
     coverage: float       # idf-weighted share of the question's terms the record holds
     created_at: str
     context: list = field(default_factory=list)
+    support: float | None = None  # how far it alone supports an answer (None: its coverage)
+
+    def sufficient(self, min_coverage: float) -> bool:
+        """Enough, alone, to answer (``planner.support``: about the question's subject, stated)."""
+        return (self.coverage if self.support is None else self.support) >= min_coverage
 
 
 def blocker(record: dict, created_at: str, as_of: str, now: str, policy: ForgettingPolicy) -> str | None:
@@ -66,25 +71,36 @@ class Decision:
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
-           scope_label: str, query_terms: list[str], support_coverage: float = 0.0) -> Decision:
-    """Answer when an eligible match covers ``min_coverage`` of the question (sufficiency);
-    then every eligible match above ``support_coverage`` is listed as evidence, best first."""
+           scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
+           support_ratio: float = 0.0) -> Decision:
+    """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
+    ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
+    evidence, best first. With ``support_ratio``, the best support must also reach that share of
+    the best coverage: when a record about someone else covers the question far better than
+    anything about its subject, the question is most likely about the wrong person."""
     evidence, blocked = [], []
     for match in matches:
         if match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0:
             continue
         why = blocker(match.record, match.created_at, as_of, now, policy)
         if why:
-            if match.coverage >= min_coverage:
+            if match.sufficient(min_coverage):
                 blocked.append((match, why))
         else:
             evidence.append(match)
-    if any(m.coverage >= min_coverage for m in evidence):
+    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(evidence, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
-        return Decision(_answered_state([m for m in evidence if m.coverage >= min_coverage], now), None, [],
+        return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
                         evidence, blocked)
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked)
+
+
+def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
+    if support_ratio <= 0:
+        return True
+    best_support = max((m.coverage if m.support is None else m.support) for m in evidence)
+    return best_support >= support_ratio * max(m.coverage for m in evidence)
 
 
 def _answered_state(evidence: list[Match], now: str) -> str:

@@ -8,13 +8,18 @@ re-tokenized when nothing changed.
 from __future__ import annotations
 
 from .jsonio import loads_trusted
+from .retrieval.temporal import date_words
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
 from .store import Store
 
 
-def document_text(record: dict, *, speaker_field: bool = False) -> str:
-    """What a record is found by: statement, aliases, tags, key words (and the speaker, if asked)."""
+def document_text(record: dict, *, speaker_field: bool = False, date_field: bool = False) -> str:
+    """What a record is found by: statement, aliases, tags, key words (and the speaker, if asked).
+
+    With ``date_field``, an episode also holds the day it was said, in words ("13 October 2023
+    Friday"): questions place events by calendar date ("in July", "on 13 October, 2023"),
+    which the utterance itself rarely repeats. Costs four terms per episode."""
     parts = [record["statement"], *record.get("aliases", []), *record.get("tags", [])]
     if record.get("memory_key"):
         parts.append(record["memory_key"].replace(".", " ").replace("_", " "))
@@ -23,13 +28,16 @@ def document_text(record: dict, *, speaker_field: bool = False) -> str:
     speaker = (record.get("source") or {}).get("speaker")
     if speaker and speaker_field:
         parts.append(speaker)
+    if date_field and record["kind"] == "episode":
+        parts.append(date_words(record["valid_time"]["from"]))
     return "\n".join(parts)
 
 
 def index_settings(store: Store) -> dict:
     bm25 = store.policies.retrieval.bm25
     return {"k1": bm25["k1"], "b": bm25["b"], "epsilon": bm25.get("epsilon", 0.25),
-            "speaker_field": store.policies.retrieval.feature("speaker_field")}
+            "speaker_field": store.policies.retrieval.feature("speaker_field"),
+            "date_field": store.policies.retrieval.feature("date_field")}
 
 
 def open_index(store: Store, scope: dict) -> ScopeIndex:
@@ -55,7 +63,8 @@ def open_index(store: Store, scope: dict) -> ScopeIndex:
         for line in complete.splitlines():
             record = loads_trusted(line)
             if record["revision"] == 1 and record["id"] not in index:
-                docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"])))
+                docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"],
+                                                               date_field=settings["date_field"])))
         cursor[path.name] = start + len(complete)
     index.apply(docs, cursor)
     try:

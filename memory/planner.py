@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ class Candidate:
     score: float = 0.0          # BM25 of the whole question
     fused: float = 0.0
     coverage: float = 0.0
+    attributed: bool = True     # holds every term the question is about (``attribution``)
 
 
 @dataclass
@@ -38,15 +40,37 @@ class PlanResult:
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
 
-    def __init__(self, index, records: dict[str, dict]) -> None:
+    def __init__(self, index, records: dict[str, dict], sessions: dict[str, list[str]] | None = None) -> None:
         self.index = index
         self.records = records
+        self.sessions = sessions or {}
+        self.neighbour_weight = 0.0
+        self._speakers: dict[str, str] | None = None
+        self._neighbour_map: dict[str, tuple[str, ...]] | None = None
 
     def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
-        scored = self.index.scores(tokens)
-        hits = [(rid, s) for rid, s in scored.items() if rid in self.records]
+        hits = list(self.scores(tokens).items())
         hits.sort(key=lambda item: -item[1])
         return hits[:limit]
+
+    def scores(self, tokens: list[str]) -> dict[str, float]:
+        """BM25 of every record this space may return that holds a term; with a
+        ``neighbour_weight``, a turn also scores that share of its best neighbour's BM25
+        (a turn-pair view computed at query time: an answer often sits one turn after the
+        question that names its topic, "What did you think of it?" / "I loved it")."""
+        scored = {rid: s for rid, s in self.index.scores(tokens).items() if rid in self.records}
+        if self.neighbour_weight <= 0 or not self.sessions:
+            return scored
+        neighbours = self._neighbours()
+        best: dict[str, float] = {}
+        for rid, score in scored.items():
+            for neighbour in neighbours.get(rid, ()):
+                if score > best.get(neighbour, 0.0):
+                    best[neighbour] = score
+        smoothed = dict(scored)
+        for rid, score in best.items():
+            smoothed[rid] = scored.get(rid, 0.0) + self.neighbour_weight * score
+        return smoothed
 
     def idf(self, term: str) -> float:
         return self.index.idf(term)
@@ -58,6 +82,26 @@ class SearchSpace:
         n = max(len(self.index), 1)
         df = max(self.index.df(term), 1)
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _neighbours(self) -> dict[str, tuple[str, ...]]:
+        """record_id -> the turns just before and after it in its session (computed once)."""
+        if self._neighbour_map is None:
+            self._neighbour_map = {}
+            for turns in self.sessions.values():
+                turns = [rid for rid in turns if rid in self.records]
+                for at, rid in enumerate(turns):
+                    self._neighbour_map[rid] = tuple(turns[max(at - 1, 0):at] + turns[at + 1:at + 2])
+        return self._neighbour_map
+
+    def speaker(self, record_id: str) -> str | None:
+        return (self.records[record_id].get("source") or {}).get("speaker")
+
+    def speakers(self) -> dict[str, str]:
+        """Speaker term -> speaker, over the records this space may return (computed once)."""
+        if self._speakers is None:
+            names = {self.speaker(rid) for rid in self.records} - {None}
+            self._speakers = {term: name for name in names for term in tokenize(name)}
+        return self._speakers
 
 
 def entity_terms(question: str) -> list[str]:
@@ -80,6 +124,95 @@ def name_terms(question: str) -> list[str]:
     return [t for t in tokenize(" ".join(w for w in words if w[:1].isupper())) if t not in _TIME_WORDS]
 
 
+# a possessor and what it owns: "sister's dog", "kids' school" (overlapping: "Carla's sister's dog")
+_POSSESSIVE = re.compile(r"(?<![\w'])([^\W_][\w-]*?)(?:'s|s')(?!\w)(?=\s+([^\W_][\w-]*))?")
+def named_speakers(space: SearchSpace, question: str) -> set[str]:
+    """The scope's speakers a question names ("What did Melanie paint?").
+
+    First-person questions ("What did I buy?") are not pinned to the user's own turns:
+    measured on LongMemEval, that lost turn recall (0.739 -> 0.708), as the assistant's
+    replies hold facts about the user too."""
+    by_term = space.speakers()
+    if not by_term:
+        return set()
+    capitalized = " ".join(w for w in question.split() if w[:1].isupper())
+    return {by_term[t] for t in tokenize(capitalized) if t in by_term}
+
+
+def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], limit: int) -> list[str]:
+    """The question's other terms searched over the named speakers' own records only."""
+    names = set(tokenize(" ".join(speakers)))
+    content = [t for t in terms if t not in names] or terms
+    hits = [(rid, s) for rid, s in space.scores(content).items() if space.speaker(rid) in speakers]
+    hits.sort(key=lambda item: -item[1])
+    return [rid for rid, _ in hits[:limit]]
+
+
+def _folded(text: str) -> str:
+    """Without diacritics: "Amélie" asked by caller "amelie" is the caller."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[list[str], list[str]]:
+    """What the question is about, which evidence must hold: (every possessor in it but the
+    caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
+    "Akira's son" asked by Akira -> son; at least one of the scope's
+    speakers it names — "What did John and Tim discuss?" is answered by either). Never the
+    caller's own name. Terms are folded (no diacritics)."""
+    text = _folded(question.replace("\u2019", "'"))
+    own = set(tokenize(_folded(caller)))
+    by_term = {_folded(term) for term in space.speakers()}
+    capitalized = " ".join(w for w in text.split() if w[:1].isupper())
+    speakers = sorted({t for t in tokenize(capitalized) if t in by_term} - own)
+    possessive: set[str] = set()
+    for possessor, owned in _POSSESSIVE.findall(text):
+        terms = set(tokenize(possessor))
+        # "Akira's son" asked by Akira is "my son": the relation is the subject
+        possessive |= set(tokenize(owned)) if terms and terms <= own else terms
+    possessive = sorted(possessive - own - set(speakers))
+    return possessive, speakers
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def asserted_terms(space: SearchSpace, record_id: str) -> set[str]:
+    """The record's terms less those only in its questions: "Did you choose a color?" asks
+    about a color, it does not state one. Speaker, date and key terms stay."""
+    sentences = _SENTENCE_END.split(space.records[record_id]["statement"])
+    asked = set(tokenize(" ".join(x for x in sentences if x.rstrip().endswith("?"))))
+    if not asked:
+        return set(space.terms(record_id))
+    stated = set(tokenize(" ".join(x for x in sentences if not x.rstrip().endswith("?"))))
+    return set(space.terms(record_id)) - (asked - stated)
+
+
+def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "") -> Callable[[str], float]:
+    """record_id -> how far it alone supports an answer (the decision's sufficiency test).
+
+    ``subject_attribution``: 0 unless the record holds every subject term (``subject_terms``) in
+    its text or as its speaker — the question is about someone else's sister, or about what
+    Melanie did while only Caroline did it. ``asserted_support``: coverage counts only what the
+    record states, not what it asks. With neither, support is plain coverage.
+    """
+    required, speakers = subject_terms(space, question, caller) if features("subject_attribution") else ([], [])
+    terms, entities, weight = _coverage_terms(question, caller, settings)
+    if features("asserted_support"):
+        covers = lambda record_id: _weighted_share(space, asserted_terms(space, record_id),  # noqa: E731
+                                                   terms, entities, weight)
+    else:
+        covers = lambda record_id: coverage(space, record_id, terms, entities, weight)  # noqa: E731
+
+    def measure(record_id: str) -> float:
+        if required or speakers:
+            held = set(space.terms(record_id)) | set(tokenize(space.speaker(record_id) or ""))
+            held |= {_folded(term) for term in held}
+            if not all(term in held for term in required) or (speakers and held.isdisjoint(speakers)):
+                return 0.0
+        return covers(record_id)
+    return measure
+
+
 def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str], count: int) -> list[str]:
     """Terms frequent in the first results and rare in the scope (Rocchio-style)."""
     weights: Counter = Counter()
@@ -100,14 +233,24 @@ def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entitie
     except a named entity or number the scope has never seen ("Where does Maria live?"), which
     weighs ``unseen_entity_weight`` times as much: it is what the question is about.
     """
-    unique = set(query_terms)
+    return _weighted_share(space, set(space.terms(record_id)), query_terms, entities, unseen_entity_weight)
+
+
+def _weighted_share(space: SearchSpace, held: set[str], query_terms: list[str], entities: frozenset,
+                    unseen_entity_weight: float) -> float:
     weights = {t: space.weight(t) * (unseen_entity_weight if t in entities and not space.index.df(t) else 1.0)
-               for t in unique}
+               for t in set(query_terms)}
     total = sum(weights.values())
     if total <= 0:
         return 0.0
-    held = set(space.terms(record_id))
     return sum(w for t, w in weights.items() if t in held) / total
+
+
+def _coverage_terms(question: str, caller: str, settings: dict) -> tuple[list[str], frozenset, float]:
+    terms = tokenize(question)
+    own = set(tokenize(caller))
+    covered_terms = [t for t in terms if t not in own] or terms
+    return covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0)
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "") -> Callable[[str], float]:
@@ -117,12 +260,8 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
-    terms = tokenize(question)
-    own = set(tokenize(caller))
-    covered_terms = [t for t in terms if t not in own] or terms
-    entities = frozenset(name_terms(question))
-    unseen_weight = settings.get("unseen_entity_weight", 1.0)
-    return lambda record_id: coverage(space, record_id, covered_terms, entities, unseen_weight)
+    terms, entities, unseen_weight = _coverage_terms(question, caller, settings)
+    return lambda record_id: coverage(space, record_id, terms, entities, unseen_weight)
 
 
 def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
@@ -158,6 +297,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     budget = settings["max_steps"]
     terms = tokenize(question)
     steps: list[dict] = []
+    if features("neighbour_scoring"):
+        space.neighbour_weight = settings.get("neighbour_weight", 0.0)
     if not terms:
         return PlanResult([], terms, [{"action": "finish", "why": "the question has no searchable terms"}])
 
@@ -174,6 +315,12 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         entities = entity_terms(question)
         if entities and set(entities) != set(terms):
             rankings.append(search("entities", entities))
+    if features("speaker_search") and len(steps) < budget:
+        speakers = named_speakers(space, question)
+        if speakers:
+            ranking = speaker_ranking(space, terms, speakers, per_search)
+            steps.append({"action": "search", "kind": "speaker", "speakers": sorted(speakers), "hits": len(ranking)})
+            rankings += [ranking] * int(settings.get("speaker_weight", 1))
     if features("feedback_expansion") and first and len(steps) < budget:
         extra = feedback_terms(space, first[:3], set(terms), 5)
         if extra:

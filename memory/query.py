@@ -119,19 +119,24 @@ def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dic
         view = _view(store, scope, recorded_as_of)
         if request.kinds:
             view.records = {i: r for i, r in view.records.items() if r["kind"] in request.kinds}
-        space = planner.SearchSpace(open_index(store, scope), view.records)
+        space = planner.SearchSpace(open_index(store, scope), view.records, view.sessions)
         result = _plan(space, request, settings, retrieval, llm_transport)
         steps += result.steps
         terms = result.query_terms
+        # both planners face one sufficiency rule (what the question is about, stated, not asked)
+        supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
         for candidate in result.candidates:
             matches.append((view, decide_mod.Match(view.records[candidate.record_id], candidate.score,
                                                    candidate.fused, candidate.coverage,
-                                                   view.created[candidate.record_id])))
+                                                   view.created[candidate.record_id],
+                                                   support=supports(candidate.record_id))))
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     forgetting = store.policies.forgetting
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
+                                support_ratio=(retrieval.decision.get("support_ratio", 0.0)
+                                               if retrieval.feature("subject_contrast") else 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     evidence = verdict.evidence[:request.limit]
     if retrieval.feature("context_expansion"):
