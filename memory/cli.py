@@ -515,15 +515,21 @@ DATASETS = ("locomo", "longmemeval")
 @click.pass_context
 @_run()
 def import_command(ctx, dataset, path, as_json):
-    """Import a public dataset's turns as episodes, through the mutation policy.
+    """Import a public dataset's turns as episodes, through the mutation policy,
+    or restore a `memory export` file (jsonl) after verifying every hash and chain.
 
     \b
     Example:
       memory --store /tmp/locomo import locomo ../shared/data/locomo/locomo5_dev.json
+      memory --store /tmp/moved import jsonl demo-export.jsonl
     LoCoMo scopes are user:<sample_id>; LongMemEval scopes user:<question_id>.
     """
     if dataset == "jsonl":
-        raise UsageError("import jsonl is not available yet (see the export/import issue)", code="usage_error")
+        from .portability import restore_file
+        summary = restore_file(_open_store(ctx, create=True), Path(path))
+        _emit(summary, as_json, lambda s: f"{s['status']}: {s['records']} record(s), {s['revisions']} revision(s) "
+              f"({s['appended']} appended), {s['audit_rows']} erasure audit row(s)")
+        return
     from .benchmark.runner import import_items, load_dataset
     items = load_dataset(dataset, Path(path))
     total = sum(len(item.turns) for item in items)
@@ -639,6 +645,137 @@ def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
                          code="server_extra_missing") from None
     run_server(_open_store(ctx), host=host, port=port, tokens_file=Path(tokens_file) if tokens_file else None,
                limits=Limits(max_body_bytes=max_body_bytes, timeout_seconds=timeout))
+
+
+# -- retention -------------------------------------------------------------------
+
+@main.group()
+def retention():
+    """Retention windows (config/forgetting-policy.json): erase records past them."""
+
+
+@retention.command("sweep")
+@click.option("--dry-run", is_flag=True, help="Report what is past its window; erase nothing.")
+@json_option
+@click.pass_context
+@_run()
+def retention_sweep(ctx, dry_run, as_json):
+    """Erase the content of every record past its retention window (an audit row names the rule).
+
+    \b
+    Example:
+      memory retention sweep --json
+    Expired records stop answering at read time already; the sweep removes their content.
+    """
+    from .retention import sweep
+    _emit(sweep(_open_store(ctx), dry_run=dry_run), as_json, _sweep_text)
+
+
+def _sweep_text(summary: dict) -> str:
+    verb = "would erase" if summary["dry_run"] else "erased"
+    lines = [f"{verb} {summary['records_erased']} record(s) in {summary['scopes_checked']} scope(s)"]
+    lines += [f"  rule {r['rule']} ({r['kind']}, {r['classification']}, {r['days']} days): {r['records']}"
+              for r in summary["by_rule"]]
+    return "\n".join(lines)
+
+
+# -- agents: boot view, stats, export, MCP -----------------------------------------
+
+EXPORT_FORMATS = ("jsonl", "json")  # memory.portability.FORMATS (a test keeps the two equal)
+
+
+@main.command()
+@click.option("--user", "-u", "users", multiple=True, help="Build this user's scope (repeatable; default: every scope).")
+@json_option
+@click.pass_context
+@_run()
+def build(ctx, users, as_json):
+    """Write each scope's boot view: views/<scope_digest>/agent-memory.json.
+
+    The view lists the active, currently valid records an agent loads at start
+    (no episodes), each pinned by its record hash; the file is pinned to the
+    scope's manifest sha256. `memory doctor` reports a stale or edited view.
+
+    \b
+    Example:
+      memory build --user demo
+    """
+    from .bootview import build_views
+    built = build_views(_open_store(ctx), [_scope(user) for user in users] if users else None)
+    _emit(built, as_json, lambda views: "\n".join(
+        f"{v['scope']['type']}:{v['scope']['key']}: {v['records']} record(s) -> {v['path']}" for v in views)
+        or "no scopes to build")
+
+
+@main.command()
+@json_option
+@click.pass_context
+@_run()
+def stats(ctx, as_json):
+    """Count what the store holds: records by status and kind, scopes, last write,
+    and whether each scope's index and boot view are fresh. Prints no memory content.
+
+    \b
+    Example:
+      memory stats --json
+    """
+    from .stats import stats_text, store_stats
+    _emit(store_stats(_open_store(ctx)), as_json, stats_text)
+
+
+@main.command()
+@user_option
+@click.option("--active-only", is_flag=True, help="Only records whose current status is active (not restorable).")
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="jsonl", show_default=True)
+@click.option("--output", "-o", default="-", show_default=True, help="File to write, or - for standard output.")
+@json_option
+@click.pass_context
+@_run()
+def export(ctx, user, active_only, fmt, output, as_json):
+    """Write every revision of the user's scope, with transitions and hashes.
+
+    The file restores into another store with `memory import jsonl FILE`.
+
+    \b
+    Example:
+      memory export --user demo -o demo-export.jsonl
+      memory --store /tmp/moved import jsonl demo-export.jsonl
+    With -o, prints a summary (--json: the export's end line plus the path).
+    """
+    from .jsonio import atomic_write
+    from .portability import collect, render
+    exported = collect(_open_store(ctx), _scope(user), active_only=active_only)
+    data = render(exported, fmt)
+    if output == "-":
+        click.echo(data, nl=False)
+        return
+    atomic_write(Path(output), data)
+    _emit({**exported.end(), "path": output}, as_json,
+          lambda e: f"{e['records']} record(s), {e['revisions']} revision(s), {e['audit_rows']} erasure audit "
+                    f"row(s) -> {e['path']}")
+
+
+@main.command()
+@user_option
+@click.pass_context
+@_run()
+def mcp(ctx, user):
+    """Serve the user's scope to an agent as MCP tools over stdio:
+    query, mutate, get, history, review_list (each answers the CLI's JSON).
+
+    \b
+    Example:
+      memory mcp --user demo
+    Needs the mcp extra: pip install 'memory-ledger[mcp]'. See docs/AGENTS.md.
+    """
+    try:
+        from .mcp_server import serve_stdio
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("mcp"):
+            raise
+        raise UsageError("memory mcp needs the mcp extra (mcp 2.x): pip install 'memory-ledger[mcp]'",
+                         code="mcp_extra_missing") from None
+    serve_stdio(_open_store(ctx), user)
 
 
 # -- integrity -------------------------------------------------------------------
