@@ -68,6 +68,7 @@ class Decision:
     missing_conditions: list[str]
     evidence: list[Match]
     blocked: list[tuple[Match, str]]
+    eligible: list[Match] = field(default_factory=list)   # every match that may answer, sufficient or not
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
@@ -78,7 +79,7 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
     the best coverage: when a record about someone else covers the question far better than
     anything about its subject, the question is most likely about the wrong person."""
-    evidence, blocked = [], []
+    answering, blocked = [], []
     for match in matches:
         if match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0:
             continue
@@ -87,13 +88,17 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             if match.sufficient(min_coverage):
                 blocked.append((match, why))
         else:
-            evidence.append(match)
-    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(evidence, support_ratio):
+            answering.append(match)
+    # a record that fails the subject test (support 0) is about someone else: it may contest an
+    # answer (``_uncontested``) but is never listed as evidence for it
+    evidence = [m for m in answering if m.support != 0]
+    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
-                        evidence, blocked)
+                        evidence, blocked, evidence)
     reason = _first_reason(blocked, policy)
-    return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked)
+    return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
+                    evidence)
 
 
 def _uncontested(evidence: list[Match], support_ratio: float) -> bool:

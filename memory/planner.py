@@ -126,6 +126,10 @@ def name_terms(question: str) -> list[str]:
 
 # a possessor and what it owns: "sister's dog", "kids' school" (overlapping: "Carla's sister's dog")
 _POSSESSIVE = re.compile(r"(?<![\w'])([^\W_][\w-]*?)(?:'s|s')(?!\w)(?=\s+([^\W_][\w-]*))?")
+# first-person possessives ("my sister", "our landlord"): the caller owns what follows
+_FIRST_PERSON = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)")
+# how agent memories name the scope's owner ("The user lives in Berlin"): "the user's sister" is "my sister"
+_OWNER_WORDS = frozenset({"user"})
 def named_speakers(space: SearchSpace, question: str) -> set[str]:
     """The scope's speakers a question names ("What did Melanie paint?").
 
@@ -160,7 +164,7 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[
     speakers it names — "What did John and Tim discuss?" is answered by either). Never the
     caller's own name. Terms are folded (no diacritics)."""
     text = _folded(question.replace("\u2019", "'"))
-    own = set(tokenize(_folded(caller)))
+    own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
     capitalized = " ".join(w for w in text.split() if w[:1].isupper())
     speakers = sorted({t for t in tokenize(capitalized) if t in by_term} - own)
@@ -169,6 +173,8 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[
         terms = set(tokenize(possessor))
         # "Akira's son" asked by Akira is "my son": the relation is the subject
         possessive |= set(tokenize(owned)) if terms and terms <= own else terms
+    for owned in _FIRST_PERSON.findall(text):
+        possessive |= set(tokenize(owned))
     possessive = sorted(possessive - own - set(speakers))
     return possessive, speakers
 

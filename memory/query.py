@@ -106,7 +106,19 @@ def _evidence_item(match: decide_mod.Match) -> dict:
             "context": match.context}
 
 
-def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dict:
+@dataclass
+class _Evaluation:
+    verdict: decide_mod.Decision
+    views: dict
+    scopes: list
+    as_of: str
+    recorded_as_of: str | None
+    now: str
+    steps: list
+
+
+def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evaluation:
+    """Plan over each scope the caller may read, then decide."""
     _validate(request)
     now = store.clock.now()
     as_of = _instant(request.as_of, "--as-of") or now
@@ -131,29 +143,50 @@ def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dic
                                                    view.created[candidate.record_id],
                                                    support=supports(candidate.record_id))))
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
-    forgetting = store.policies.forgetting
-    verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=forgetting,
+    verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
                                 support_ratio=(retrieval.decision.get("support_ratio", 0.0)
                                                if retrieval.feature("subject_contrast") else 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
-    evidence = verdict.evidence[:request.limit]
+    return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps)
+
+
+def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[dict]:
+    retrieval, forgetting = store.policies.retrieval, store.policies.forgetting
     if retrieval.feature("context_expansion"):
-        views = {id(m): v for v, m in matches}
-        for match in evidence:
-            view = views[id(match)]
-            match.context = _context(view, match.record, settings["context_window"],
+        for match in chosen:
+            view = evaluation.views[id(match)]
+            match.context = _context(view, match.record, retrieval.planner["context_window"],
                                      lambda r, v=view: decide_mod.blocker(
-                                         r, v.created[r["id"]], as_of, now, forgetting) is None)
+                                         r, v.created[r["id"]], evaluation.as_of, evaluation.now,
+                                         forgetting) is None)
+    return [_evidence_item(m) for m in chosen]
+
+
+def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dict:
+    evaluation = _evaluate(store, request, llm_transport)
+    verdict = evaluation.verdict
     audit = [dict(_evidence_item(m), blocked_by=why) for m, why in verdict.blocked] if request.include_inactive else []
     return {
         "knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code,
-        "missing_conditions": verdict.missing_conditions, "query": request.text, "scope": scopes,
-        "as_of": {"valid_time": as_of, "recorded_time": recorded_as_of},
-        "evidence": [_evidence_item(m) for m in evidence], "audit_only": audit[:request.limit],
-        "planner": {"name": request.planner, "steps": steps if request.trace else []},
+        "missing_conditions": verdict.missing_conditions, "query": request.text, "scope": evaluation.scopes,
+        "as_of": {"valid_time": evaluation.as_of, "recorded_time": evaluation.recorded_as_of},
+        "evidence": _with_context(store, evaluation, verdict.evidence[:request.limit]),
+        "audit_only": audit[:request.limit],
+        "planner": {"name": request.planner, "steps": evaluation.steps if request.trace else []},
     }
+
+
+def search_eligible(store: Store, request: QueryRequest) -> list[dict]:
+    """The eligible matches, ranked, whether or not they suffice for an answer.
+
+    For retrieval APIs (the leaderboard's /search) whose caller judges relevance itself:
+    the same scope, status and validity rules as ``run_query``; only the sufficiency test
+    that turns weak matches into an UNKNOWN is left to the caller.
+    """
+    evaluation = _evaluate(store, request)
+    return _with_context(store, evaluation, evaluation.verdict.eligible[:request.limit])
 
 
 def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport):

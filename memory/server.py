@@ -7,8 +7,8 @@ Contract (docs/SERVER.md has the tables and examples):
   batch through the mutation policy; it answers 200 only after the batch is
   fsynced. A request id is a transaction id prefix inside the user's scope: a
   replay with the same body is a no-op 200, with another body a 409.
-- ``POST /v1/memories/search`` (alias ``/search``) runs ``query.run_query`` over
-  the user's scope and returns the evidence as ``{data: [...]}``.
+- ``POST /v1/memories/search`` (alias ``/search``) ranks the user's eligible
+  records (``query.search_eligible``: no sufficiency test) as ``{data: [...]}``.
 - ``POST /v1/query`` and ``POST /v1/mutate`` answer exactly what
   ``memory query --json`` and ``memory mutate --json`` print.
 - Every route but ``GET /health`` needs ``Authorization: Bearer <token>``; a
@@ -49,7 +49,7 @@ from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, R
                      StoreError, UsageError)
 from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
 from .paths import SCHEMA_DIR
-from .query import QueryRequest, run_query
+from .query import QueryRequest, run_query, search_eligible
 from .records import tombstone_hash
 from .store import Store, user_scope
 
@@ -299,8 +299,9 @@ def _require_written(results: list[dict]) -> None:
 
 
 def search_memories(store: Store, request: SearchRequest) -> dict:
-    result = run_query(store, QueryRequest(text=request.query, user=request.user_id, limit=request.top_k))
-    return {"data": [search_hit(item) for item in result["evidence"][:request.top_k]]}
+    # a retrieval API: the caller judges relevance, so weak-but-eligible matches are returned too
+    found = search_eligible(store, QueryRequest(text=request.query, user=request.user_id, limit=request.top_k))
+    return {"data": [search_hit(item) for item in found[:request.top_k]]}
 
 
 def search_hit(item: dict) -> dict:

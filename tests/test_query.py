@@ -401,3 +401,38 @@ def test_planner_features_are_switches_that_keep_the_rules(tmp_path, monkeypatch
     assert evidence_ids(result)[0] == book.ids["berlin"] and book.ids["paris"] not in evidence_ids(result)
     searches = [step["kind"] for step in result["planner"]["steps"] if step["action"] == "search"]
     assert searches == (["question", "entities", "feedback"] if switch else ["question"])
+
+
+def test_search_eligible_returns_weak_matches_but_never_ineligible_ones(tmp_path):
+    """The retrieval API keeps what the answer path withholds for weakness, never for status."""
+    from memory.query import search_eligible
+    ledger = Ledger(tmp_path)
+    ledger.filler()
+    ledger.fact("paris", "user.home_city", "The user lives in Paris.", valid_from="2020-01-01T00:00:00Z")
+    ledger.do("update", "berlin", key="user.home_city", statement="The user lives in Berlin.",
+              valid_from="2024-01-01T00:00:00Z")
+    # too weak to answer (no cafe, harbour or croissant anywhere): run_query abstains
+    question = "Which cafe near the harbour serves the best pistachio croissant in the user's city?"
+    answer = run_query(ledger.store, QueryRequest(question, "u1"))
+    assert answer["knowledge_state"] == "UNKNOWN" and answer["evidence"] == []
+    found = search_eligible(ledger.store, QueryRequest(question, "u1", limit=5))
+    ids = [item["id"] for item in found]
+    assert ledger.ids["berlin"] in ids
+    assert ledger.ids["paris"] not in ids  # retired: better wording never brings it back
+
+
+@pytest.mark.parametrize("question", ["Which city does my sister live in?",
+                                      "Which city does the user's sister live in?"])
+def test_a_question_about_the_users_relative_is_not_answered_from_the_users_own_record(tmp_path, question):
+    """"my sister" / "the user's sister": the sister is the subject; the user's own city is a
+    distractor that covers every other word of the question."""
+    ledger = Ledger(tmp_path)
+    ledger.filler()
+    ledger.fact("home", "user.home_city", "The user lives in Berlin.", aliases=["home city"])
+    result = run_query(ledger.store, QueryRequest(question, "u1"))
+    assert (result["knowledge_state"], result["reason_code"]) == ("UNKNOWN", "insufficient_evidence")
+    assert result["evidence"] == []
+    ledger.fact("sister", "family.sister.home_city", "The user's sister lives in Porto.")
+    result = run_query(ledger.store, QueryRequest(question, "u1"))
+    assert result["knowledge_state"] == "VERIFIED"
+    assert [item["id"] for item in result["evidence"]] == [ledger.ids["sister"]]
