@@ -7,6 +7,7 @@ state-dependent rules (idempotency, tombstones, keys) live in ``lifecycle``.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from . import schemas
@@ -72,6 +73,18 @@ def parse_envelope(raw: bytes | str | dict, policy: MutationPolicy) -> dict:
 
 def envelope_sha256(envelope: dict) -> str:
     return hashlib.sha256(canonical_bytes(nfc(envelope))).hexdigest()
+
+
+# the schema's pattern, matched whole: its ``$`` (Python ``re.search``) also matches before a final
+# newline, and "user.city\n" would then be a second key beside "user.city", each with an active record
+_MEMORY_KEY = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+
+
+def _check_key_exactly(envelope: dict) -> None:
+    key = envelope["target"].get("memory_key")
+    if key is not None and not _MEMORY_KEY.fullmatch(key):
+        raise InputError("envelope fails its schema (1 problem(s)): target/memory_key: fails 'pattern'",
+                         code="schema_violation")
 
 
 def _check_caps(envelope: dict, caps: dict) -> None:
@@ -156,6 +169,7 @@ def admit(raw: bytes | str | dict, policy: MutationPolicy) -> Admitted:
     """Every state-free rule, in order; the first refusal raises with its code."""
     envelope = parse_envelope(raw, policy)
     schemas.check("envelope", envelope, what="envelope")
+    _check_key_exactly(envelope)
     _check_caps(envelope, policy.caps)
     digest = envelope_sha256(envelope)
     envelope = _canonical_instants(nfc(envelope))
