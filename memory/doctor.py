@@ -18,7 +18,7 @@ from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import (Store, cut_incomplete_group, drop_incomplete_tail, heal_torn_tail, read_audit_rows,
+from .store import (Store, pinned_offsets, shard_files, cut_incomplete_group, drop_incomplete_tail, heal_torn_tail, read_audit_rows,
                     settled_transactions)
 
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
@@ -195,9 +195,7 @@ def _check_derived(store: Store, digest: str, shards, report: Report) -> None:
         cursor = loads_trusted(sidecar.read_bytes()).get("cursor", {})
     except ValueError:
         cursor = None
-    actual = {p.name: p.stat().st_size for p in shards}
-    if cursor is None or any(cursor.get(name, 0) > size for name, size in actual.items()) \
-            or set(cursor) - set(actual):
+    if not isinstance(cursor, dict) or pinned_offsets(shard_files(store.layout.scope_dir(digest)), cursor) is None:
         report.add("derived_stale", f"index/{digest}", "the index was built from shards that no longer match")
 
 

@@ -1,17 +1,20 @@
 """Keep a scope's BM25 index in step with its shards, reading only what is new.
 
-The index is derived: its sidecar cursor records the bytes consumed per shard.
-A refresh reads each shard from its cursor to the last complete line; a shard
-that shrank or vanished (erasure, repair) forces a rebuild. Records are never
+The index is derived: its sidecar cursor records the bytes consumed per shard,
+each pinned (``store.shard_pin``) to the file and the bytes before it. A refresh
+reads each shard from its cursor to the last complete line; a pin that no longer
+holds (an erasure's rewrite, a healed crash cut, a vanished shard) forces a rebuild. Records are never
 re-tokenized when nothing changed.
 """
 from __future__ import annotations
+
+import shutil
 
 from .jsonio import loads_trusted
 from .retrieval.temporal import date_words
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
-from .store import Store
+from .store import Store, pinned_offsets, shard_files, shard_pin
 
 
 def document_text(record: dict, *, speaker_field: bool = False, date_field: bool = False) -> str:
@@ -41,34 +44,41 @@ def index_settings(store: Store) -> dict:
 
 
 def open_index(store: Store, scope: dict) -> ScopeIndex:
-    """The scope's index, refreshed from the shards and saved when it changed."""
+    """The scope's index, refreshed from the shards (reading only what is new) and saved."""
     directory = store.layout.index_dir(scope_digest(scope["type"], scope["key"]))
     settings = index_settings(store)
     index = ScopeIndex.open(directory, settings)
-    shards = store.shard_paths(scope)
-    sizes = {p.name: p.stat().st_size for p in shards}
-    if any(index.cursor.get(name, 0) > size for name, size in sizes.items()) or set(index.cursor) - set(sizes):
-        index = ScopeIndex(directory, index_settings(store), rebuilt_reason="shards_changed")
-    if all(index.cursor.get(name) == size for name, size in sizes.items()) and len(index.cursor) == len(sizes):
+    shards = shard_files(store.scope_dir(scope))
+    offsets = pinned_offsets(shards, index.cursor)
+    if offsets is None:
+        index, offsets = ScopeIndex(directory, settings, rebuilt_reason="shards_changed"), {}
+    if len(offsets) == len(shards) and all(offsets[n] == size for n, (_, size, _) in shards.items()):
         return index
-    docs, cursor = [], dict(index.cursor)
-    for path in shards:
-        start = cursor.get(path.name, 0)
-        if start == sizes[path.name]:
-            continue
+    docs, cursor = [], {}
+    for name, (path, size, inode) in shards.items():
+        start = offsets.get(name, 0)
         with open(path, "rb") as handle:
             handle.seek(start)
-            chunk = handle.read(sizes[path.name] - start)
+            chunk = handle.read(size - start)
         complete = chunk[:chunk.rfind(b"\n") + 1]
         for line in complete.splitlines():
             record = loads_trusted(line)
             if record["revision"] == 1 and record["id"] not in index:
                 docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"],
                                                                date_field=settings["date_field"])))
-        cursor[path.name] = start + len(complete)
+        cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
     index.apply(docs, cursor)
+    _save_unless_moved(index, shards, store, scope)
+    return index
+
+
+def _save_unless_moved(index: ScopeIndex, shards: dict, store: Store, scope: dict) -> None:
+    """Save, then make sure no writer rewrote a shard meanwhile (an erasure drops the index
+    under the lock; a save racing it must not write erased words back)."""
     try:
         index.save()
     except OSError:
-        pass  # derived data: a read-only store still answers, it just re-reads next time
-    return index
+        return  # derived data: a read-only store still answers, it just re-reads next time
+    now = {p.name: p.stat().st_ino for p in store.shard_paths(scope)}
+    if any(now.get(name) != inode for name, (_, _, inode) in shards.items()):
+        shutil.rmtree(index.directory, ignore_errors=True)

@@ -15,7 +15,7 @@ from .indexing import index_settings
 from .jsonio import dumps, loads_trusted
 from .retrieval.index import FORMAT, META_FILE
 from .retrieval.tokenize import TOKENIZER_VERSION
-from .store import Store, read_audit_rows
+from .store import Store, pinned_offsets, read_audit_rows, shard_files
 from .vocabulary import KINDS, STATUSES
 
 
@@ -28,10 +28,11 @@ def index_freshness(store: Store, digest: str, settings: dict) -> str:
         meta = loads_trusted(meta_path.read_bytes())
     except ValueError:
         return "stale"
-    directory = store.layout.scope_dir(digest)
-    sizes = {p.name: p.stat().st_size for p in sorted(directory.glob("[0-9]*.jsonl"))} if directory.is_dir() else {}
-    matches = (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("tokenizer") == TOKENIZER_VERSION
-               and meta.get("settings") == settings and meta.get("cursor") == sizes)
+    shards = shard_files(store.layout.scope_dir(digest))
+    offsets = pinned_offsets(shards, meta.get("cursor") or {}) if isinstance(meta, dict) else None
+    caught_up = offsets is not None and offsets == {name: size for name, (_, size, _) in shards.items()}
+    matches = (caught_up and meta.get("format") == FORMAT and meta.get("tokenizer") == TOKENIZER_VERSION
+               and meta.get("settings") == settings)
     return "fresh" if matches else "stale"
 
 

@@ -389,6 +389,38 @@ def _append_durable(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
+def shard_pin(path: Path, offset: int, inode: int) -> str:
+    """A position in a shard that changes when the bytes before it do: the name, the inode (an
+    erasure's rewrite is a new file) and a digest of the 64 bytes before the offset (a crash cut
+    healed in place, then appended again, keeps the inode and may regrow past the old offset).
+    Derived files record these so they can tell "behind" (read on) from "moved" (rebuild)."""
+    with open(path, "rb") as handle:
+        handle.seek(max(0, offset - 64))
+        tail = handle.read(min(offset, 64))
+    return f"{path.name}|{inode}|{hashlib.sha256(tail).hexdigest()[:16]}"
+
+
+def shard_files(directory: Path) -> dict:
+    """{name: (path, size, inode)} for a scope folder's shards."""
+    if not directory.is_dir():
+        return {}
+    paths = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+    return {p.name: (p, st.st_size, st.st_ino) for p in paths for st in [p.stat()]}
+
+
+def pinned_offsets(shards: dict, cursor: dict) -> dict | None:
+    """{shard name: offset} when every pin in ``cursor`` still holds, else None (moved)."""
+    offsets = {}
+    for pin, offset in cursor.items():
+        name = pin.split("|", 1)[0]
+        entry = shards.get(name)
+        if not isinstance(offset, int) or entry is None or offset > entry[1] \
+                or shard_pin(entry[0], offset, entry[2]) != pin:
+            return None
+        offsets[name] = offset
+    return offsets
+
+
 def heal_torn_tail(path: Path) -> int:
     """Cut bytes after the last LF (never-acknowledged data); returns how many were cut."""
     if not path.exists():

@@ -436,3 +436,24 @@ def test_a_question_about_the_users_relative_is_not_answered_from_the_users_own_
     result = run_query(ledger.store, QueryRequest(question, "u1"))
     assert result["knowledge_state"] == "VERIFIED"
     assert [item["id"] for item in result["evidence"]] == [ledger.ids["sister"]]
+
+
+def test_an_index_whose_shard_was_rewritten_in_place_is_rebuilt_not_read_mid_line(tmp_path):
+    """A crash cut healed in place keeps the inode; if the shard regrows past the old cursor,
+    reading on from the cursor would start mid-line. The pin on the bytes before it notices."""
+    from memory.indexing import open_index
+    ledger = Ledger(tmp_path)
+    ledger.filler()
+    ledger.fact("tea", "user.drink", "The user drinks green tea every afternoon.")
+    scope = {"type": "user", "key": "u1"}
+    open_index(ledger.store, scope)  # the index now points at the end of the shard
+    shard = ledger.store.shard_paths(scope)[-1]
+    data = shard.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    with open(shard, "r+b") as handle:  # same inode: cut the last line, then write it back longer
+        handle.truncate(last)
+        handle.seek(last)
+        handle.write(b"  " + data[last:])
+    index = open_index(ledger.store, scope)
+    assert index.rebuilt_reason == "shards_changed"
+    assert ledger.ids["tea"] in index
