@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import json
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 from memory.clock import FixedClock
 from memory.jsonio import dumps
@@ -121,3 +125,28 @@ def load_tool(name: str):
 def shard_of(store: Store, user: str = "alice") -> Path:
     """The last shard file of a user's scope."""
     return store.shard_paths(scope(user))[-1]
+
+
+
+@pytest.fixture
+def pinned_config(tmp_path, monkeypatch):
+    """A private copy of config/: a policy edited elsewhere mid-run must not read as policy_drift here."""
+    snapshot = tmp_path / "config-snapshot"
+    shutil.copytree(DEFAULT_CONFIG_DIR, snapshot)
+    monkeypatch.setenv("MEMORY_CONFIG", str(snapshot))
+    return snapshot
+
+
+def record_figures(test: str, **figures) -> None:
+    """Append a heavy run's figures for benchmarks/reliability.py (a no-op in ordinary runs)."""
+    target = os.environ.get("MEMORY_RELIABILITY_FIGURES")
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"test": test, **figures}) + "\n")
+
+
+def cli_env(now: str, **extra) -> dict:
+    """The environment for a CLI subprocess: this checkout, a pinned clock, no stray MEMORY_* but the config."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == "MEMORY_CONFIG"}
+    env.update({"MEMORY_NOW": now, "PYTHONPATH": str(PROJECT_ROOT), "PYTHONUNBUFFERED": "1"}, **extra)
+    return env

@@ -15,7 +15,6 @@ import copy
 import json
 import os
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -30,10 +29,10 @@ from memory.clock import FixedClock
 from memory.envelope import admit
 from memory.errors import InputError, MemoryStoreError, RefusedError, UsageError
 from memory.jsonio import dumps
-from memory.paths import DEFAULT_CONFIG_DIR
 from memory.query import QueryRequest, run_query
 from memory.store import Store
 from memory.vocabulary import REFUSAL_CODES
+from helpers import pinned_config, record_figures  # noqa: F401 (pinned_config is a fixture)
 
 HEAVY = os.environ.get("MEMORY_HEAVY") == "1"
 SCALE = 15 if HEAVY else 1
@@ -44,20 +43,9 @@ QUERY_CODES = {"empty_query", "usage_error", "invalid_date", "scope_required"}
 CLI_EXITS = {0, 2, 3, 5, 6}     # ok, usage, bad input, refused, not found (memory/cli.py table)
 
 
-@pytest.fixture(autouse=True)
-def pinned_config(tmp_path, monkeypatch):
-    """A private copy of config/: a policy edited elsewhere mid-run must not read as policy_drift here."""
-    snapshot = tmp_path / "config-snapshot"
-    shutil.copytree(DEFAULT_CONFIG_DIR, snapshot)
-    monkeypatch.setenv("MEMORY_CONFIG", str(snapshot))
-    return snapshot
+pytestmark = pytest.mark.usefixtures("pinned_config")
 
 
-def record_figures(test: str, **figures) -> None:
-    target = os.environ.get("MEMORY_RELIABILITY_FIGURES")
-    if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"test": test, **figures}) + "\n")
 
 
 def fuzz_settings(examples: int):

@@ -11,7 +11,6 @@ message. ``MEMORY_HEAVY=1`` runs 300 stores (default 12).
 """
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -28,9 +27,9 @@ from memory.cli import main
 from memory.clock import FixedClock
 from memory.errors import NotFoundError
 from memory.jsonio import dumps
-from memory.paths import DEFAULT_CONFIG_DIR
 from memory.query import QueryRequest, run_query
 from memory.store import Store
+from helpers import pinned_config, record_figures  # noqa: F401 (pinned_config is a fixture)
 
 HEAVY = os.environ.get("MEMORY_HEAVY") == "1"
 EXAMPLES = 300 if HEAVY else 12
@@ -40,20 +39,9 @@ WORDS = ["city", "food", "ramen", "lives", "Lisbon", "Berlin", "meeting", "proje
 KEYS = ["user.city", "user.food", "user.pet", "project.editor"]
 
 
-@pytest.fixture(autouse=True)
-def pinned_config(tmp_path, monkeypatch):
-    """A private copy of config/: a policy edited elsewhere mid-run must not read as policy_drift here."""
-    snapshot = tmp_path / "config-snapshot"
-    shutil.copytree(DEFAULT_CONFIG_DIR, snapshot)
-    monkeypatch.setenv("MEMORY_CONFIG", str(snapshot))
-    return snapshot
+pytestmark = pytest.mark.usefixtures("pinned_config")
 
 
-def record_figures(test: str, **figures) -> None:
-    target = os.environ.get("MEMORY_RELIABILITY_FIGURES")
-    if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"test": test, **figures}) + "\n")
 
 
 def envelope(tx: str, operation: str, user: str, *, key=None, record_id=None, statement=None, kind="fact",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -24,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from memory.jsonio import canonical_bytes, dumps, loads_strict
-from memory.paths import DEFAULT_CONFIG_DIR
 from memory.records import hash_ok
 from memory.store import Store
+from helpers import pinned_config, record_figures, cli_env as helper_cli_env  # noqa: F401 (pinned_config is a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
 HEAVY = os.environ.get("MEMORY_HEAVY") == "1"
@@ -36,26 +35,13 @@ NOW = "2024-06-01T00:00:00Z"
 SHARED = "shared"
 
 
-@pytest.fixture(autouse=True)
-def pinned_config(tmp_path, monkeypatch):
-    """A private copy of config/: a policy edited elsewhere mid-run must not read as policy_drift here."""
-    snapshot = tmp_path / "config-snapshot"
-    shutil.copytree(DEFAULT_CONFIG_DIR, snapshot)
-    monkeypatch.setenv("MEMORY_CONFIG", str(snapshot))
-    return snapshot
+pytestmark = pytest.mark.usefixtures("pinned_config")
 
 
-def record_figures(test: str, **figures) -> None:
-    target = os.environ.get("MEMORY_RELIABILITY_FIGURES")
-    if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"test": test, **figures}) + "\n")
 
 
 def cli_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == "MEMORY_CONFIG"}
-    env.update({"MEMORY_NOW": NOW, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}, **extra)
-    return env
+    return helper_cli_env(NOW, **extra)
 
 
 def cli(store: Path, *args: str) -> list[str]:

@@ -20,10 +20,11 @@ from memory.cli import main
 from memory.clock import FixedClock, add_days
 from memory.doctor import check_store
 from memory.jsonio import dumps
-from memory.paths import DEFAULT_CONFIG_DIR, scope_digest
+from memory.paths import scope_digest
 from memory.query import QueryRequest, run_query
 from memory.retention import matching_rule, sweep
 from memory.store import Store
+from helpers import pinned_config  # noqa: F401 (pinned_config is a fixture)
 
 T0 = "2024-01-01T00:00:00Z"
 RULES = [{"kind": "*", "classification": "sensitive", "days": 365},
@@ -32,13 +33,7 @@ RULES = [{"kind": "*", "classification": "sensitive", "days": 365},
 USER = {"type": "user", "key": "ret"}
 
 
-@pytest.fixture(autouse=True)
-def pinned_config(tmp_path, monkeypatch):
-    """A private copy of config/: a policy edited elsewhere mid-run must not read as policy_drift here."""
-    snapshot = tmp_path / "config-snapshot"
-    shutil.copytree(DEFAULT_CONFIG_DIR, snapshot)
-    monkeypatch.setenv("MEMORY_CONFIG", str(snapshot))
-    return snapshot
+pytestmark = pytest.mark.usefixtures("pinned_config")
 
 
 def day(n: int) -> str:
