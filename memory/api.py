@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .clock import clock_from_env, normalize_instant
+from .clock import clock_from_env
 from .errors import InputError, UsageError
 from .jsonio import loads_strict
 from .paths import store_root
@@ -138,12 +138,6 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     """
     root = store_root(str(path) if path is not None else None)
     if clock is None:
-        pinned = os.environ.get("MEMORY_NOW")
-        if pinned:
-            try:
-                normalize_instant(pinned)
-            except ValueError:
-                raise UsageError("MEMORY_NOW is not a valid ISO 8601 instant", code="invalid_date") from None
         clock = clock_from_env()
     factory = Store.create if create else Store.open
     return factory(Path(root), clock=clock, config=Path(config) if config is not None else None)

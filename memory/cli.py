@@ -24,13 +24,7 @@ EPILOG_EXIT = "Exit codes: 0 ok, 2 usage, 3 bad input, 5 refused, 6 not found, 7
 # -- plumbing ----------------------------------------------------------------
 
 def _clock():
-    from .clock import clock_from_env, normalize_instant
-    pinned = os.environ.get("MEMORY_NOW")
-    if pinned:
-        try:
-            normalize_instant(pinned)
-        except ValueError:
-            raise UsageError("MEMORY_NOW is not a valid ISO 8601 instant", code="invalid_date") from None
+    from .clock import clock_from_env
     return clock_from_env()
 
 

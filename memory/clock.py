@@ -36,10 +36,17 @@ class FixedClock:
 
 
 def clock_from_env(environ: dict | None = None):
-    """``$MEMORY_NOW`` if set (validated by the caller), else the wall clock."""
+    """``$MEMORY_NOW`` if set, else the wall clock; an unreadable ``$MEMORY_NOW`` is a usage error."""
     environ = os.environ if environ is None else environ
     pinned = environ.get("MEMORY_NOW")
-    return FixedClock(pinned) if pinned else SystemClock()
+    if not pinned:
+        return SystemClock()
+    try:
+        normalize_instant(pinned)
+    except ValueError:
+        from .errors import UsageError
+        raise UsageError("MEMORY_NOW is not a valid ISO 8601 instant", code="invalid_date") from None
+    return FixedClock(pinned)
 
 
 def parse_instant(text: str) -> _dt.datetime:

@@ -103,6 +103,26 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def require_str(obj: dict, key: str, where: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise DatasetError(f"{where}: {key!r} must be a string")
+    return value
+
+
+def require_list(obj: dict, key: str, where: str) -> list:
+    value = obj.get(key)
+    if not isinstance(value, list):
+        raise DatasetError(f"{where}: {key!r} must be a list")
+    return value
+
+
+def item_label(dataset: str, index: int, item: Any, id_field: str) -> str:
+    """How an error names an item: its position and, when readable, its id."""
+    ident = item.get(id_field) if isinstance(item, dict) else None
+    return f"{dataset} item {index}" + (f" ({ident})" if isinstance(ident, str) else "")
+
+
 def turn_envelopes(item: Importable) -> Iterator[dict]:
     """One DESIGN §5 ``add`` envelope per turn, in conversation order."""
     for turn in item.turns:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memory.importers import DatasetError, Turn, read_json
+from memory.importers import DatasetError, Turn, item_label, read_json, require_list, require_str
 
 _SESSION_KEY = re.compile(r"session_(\d+)")
 _LOCOMO_DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y")
@@ -85,16 +85,16 @@ def turn_text(raw: dict) -> str:
 
 
 def _conversation(index: int, item: Any) -> Conversation:
-    where = _where(index, item)
+    where = item_label("locomo", index, item, "sample_id")
     if not isinstance(item, dict):
         raise DatasetError(f"{where}: a sample must be an object")
-    sample_id = _require_str(item, "sample_id", where)
+    sample_id = require_str(item, "sample_id", where)
     conversation = item.get("conversation")
     if not isinstance(conversation, dict):
         raise DatasetError(f"{where}: 'conversation' must be an object")
-    speakers = (_require_str(conversation, "speaker_a", where), _require_str(conversation, "speaker_b", where))
+    speakers = (require_str(conversation, "speaker_a", where), require_str(conversation, "speaker_b", where))
     turns, empty = _turns(conversation, where)
-    questions = tuple(_question(i, qa, where) for i, qa in enumerate(_require_list(item, "qa", where)))
+    questions = tuple(_question(i, qa, where) for i, qa in enumerate(require_list(item, "qa", where)))
     return Conversation(sample_id, speakers, turns, questions, empty)
 
 
@@ -138,8 +138,8 @@ def _session_date(conversation: dict, session: str, where: str) -> str:
 def _turn(raw: Any, session: str, date: str, where: str) -> Turn:
     if not isinstance(raw, dict):
         raise DatasetError(f"{where}: a turn must be an object")
-    ref = _require_str(raw, "dia_id", where)
-    speaker = _require_str(raw, "speaker", where)
+    ref = require_str(raw, "dia_id", where)
+    speaker = require_str(raw, "speaker", where)
     if not isinstance(raw.get("text", ""), str):
         raise DatasetError(f"{where}: 'text' must be a string")
     return Turn(ref=ref, session=session, speaker=speaker, text=turn_text(raw), date=date)
@@ -158,27 +158,13 @@ def _question(index: int, qa: Any, where: str) -> LocomoQuestion:
     answer = qa.get("answer")
     return LocomoQuestion(
         index=index,
-        question=_require_str(qa, "question", where),
+        question=require_str(qa, "question", where),
         category=category,
         evidence=tuple(evidence),
         answer=None if answer is None else str(answer),
     )
 
 
-def _where(index: int, item: Any) -> str:
-    sample_id = item.get("sample_id") if isinstance(item, dict) else None
-    return f"locomo item {index}" + (f" ({sample_id})" if isinstance(sample_id, str) else "")
 
 
-def _require_str(obj: dict, key: str, where: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise DatasetError(f"{where}: {key!r} must be a string")
-    return value
 
-
-def _require_list(obj: dict, key: str, where: str) -> list:
-    value = obj.get(key)
-    if not isinstance(value, list):
-        raise DatasetError(f"{where}: {key!r} must be a list")
-    return value

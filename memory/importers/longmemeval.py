@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memory.importers import DatasetError, Turn, read_json
+from memory.importers import DatasetError, Turn, item_label, read_json, require_str
 
 _LME_DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
 _PARALLEL_LISTS = ("haystack_dates", "haystack_session_ids", "haystack_sessions")
@@ -76,10 +76,10 @@ def parse_longmemeval_date(text: str) -> str:
 
 
 def _question(index: int, item: Any) -> Question:
-    where = _where(index, item)
+    where = item_label("longmemeval", index, item, "question_id")
     if not isinstance(item, dict):
         raise DatasetError(f"{where}: a question must be an object")
-    question_id = _require_str(item, "question_id", where)
+    question_id = require_str(item, "question_id", where)
     dates, session_ids, sessions = _parallel_lists(item, where)
     keys = _session_keys(session_ids)
     turns, gold_refs, empty = _haystack(keys, dates, sessions, where)
@@ -88,8 +88,8 @@ def _question(index: int, item: Any) -> Question:
         raise DatasetError(f"{where}: 'answer_session_ids' must be a list of strings")
     return Question(
         question_id=question_id,
-        question_type=_require_str(item, "question_type", where),
-        question=_require_str(item, "question", where),
+        question_type=require_str(item, "question_type", where),
+        question=require_str(item, "question", where),
         answer=str(item.get("answer", "")),
         question_as_of=_date(item.get("question_date"), f"{where}: question_date"),
         answer_session_ids=tuple(answer_sessions),
@@ -143,8 +143,8 @@ def _haystack(keys: list[str], dates: list, sessions: list, where: str) -> tuple
 def _turn(raw: Any, key: str, turn_index: int, date: str, where: str) -> tuple[Turn, bool]:
     if not isinstance(raw, dict):
         raise DatasetError(f"{where}: a turn must be an object")
-    role = _require_str(raw, "role", where)
-    content = _require_str(raw, "content", where)
+    role = require_str(raw, "role", where)
+    content = require_str(raw, "content", where)
     # The statement is kept verbatim; emptiness is judged on the stripped text.
     turn = Turn(ref=f"{key}:{turn_index}", session=key, speaker=role, text=content, date=date)
     return turn, raw.get("has_answer") is True
@@ -157,13 +157,4 @@ def _date(raw: Any, where: str) -> str:
         raise DatasetError(f"{where}: not a LongMemEval date ({raw!r})") from exc
 
 
-def _where(index: int, item: Any) -> str:
-    question_id = item.get("question_id") if isinstance(item, dict) else None
-    return f"longmemeval item {index}" + (f" ({question_id})" if isinstance(question_id, str) else "")
 
-
-def _require_str(obj: dict, key: str, where: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise DatasetError(f"{where}: {key!r} must be a string")
-    return value
