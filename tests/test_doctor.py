@@ -58,6 +58,20 @@ def test_the_demo_store_is_clean(tmp_path):
     assert report.scopes >= 1 and report.revisions >= steps
 
 
+def test_the_committed_demo_store_is_clean_and_current(tmp_path):
+    """data/ as a fresh clone has it (derived files are not committed): no drift from config/,
+    and the same records as a rebuild from the committed envelopes (run tools/build_demo.py)."""
+    import shutil
+    shipped = tmp_path / "shipped"
+    shutil.copytree(PROJECT_ROOT / "data", shipped, ignore=shutil.ignore_patterns("index", "views", ".lock"))
+    report = check_store(Store.open(shipped))
+    assert report.clean, report.problems
+    rebuilt = tmp_path / "rebuilt"
+    load_tool("build_demo").build(PROJECT_ROOT / "examples" / "demo-envelopes.jsonl", rebuilt)
+    shards = lambda root: {p.relative_to(root): p.read_bytes() for p in (root / "shards").rglob("*.jsonl")}  # noqa: E731
+    assert shards(shipped) == shards(rebuilt)
+
+
 def test_repair_on_a_clean_store_changes_nothing(store, written):
     from helpers import snapshot
     before = snapshot(store.root)
