@@ -543,7 +543,9 @@ def benchmark():
 
 
 def _write_reports(report: dict, html: str | None, as_json: bool) -> None:
-    from .benchmark.report import render_html, render_table
+    from .benchmark.report import provenance, render_html, render_table
+    # a committed figure names the command and the commit that produced it
+    report["provenance"] = provenance(["memory"] + sys.argv[1:])
     if html:
         Path(html).write_text(render_html(report), encoding="utf-8")
     _emit(report, as_json, render_table)

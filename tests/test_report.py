@@ -149,3 +149,14 @@ def test_renders_an_evaluator_report_end_to_end():
     report = evaluate_locomo([conversation], lambda *_: SearchOutcome(["D1:2"]), timer=lambda: 0.0)
     assert "single-hop" in render_table(report)
     assert 'data-category="single-hop"' in render_html(report)
+
+
+def test_provenance_names_the_command_and_commit_in_table_and_page():
+    from memory.benchmark.report import provenance, render_html, render_table
+    origin = provenance(["memory", "benchmark", "locomo", "x.json"])
+    assert origin["command"] == "memory benchmark locomo x.json"
+    report = {"dataset": "locomo", "questions": 0, "metrics": {}, "by_category": {}, "baselines": {},
+              "provenance": dict(origin, commit="abc1234", uncommitted_changes=True)}
+    line = "produced by: memory benchmark locomo x.json at commit abc1234 (with uncommitted changes)"
+    assert line in render_table(report)
+    assert line in render_html(report)

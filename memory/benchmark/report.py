@@ -89,6 +89,27 @@ def _fmt(number: float | int | None) -> str:
 # --- terminal -------------------------------------------------------------------------------
 
 
+def provenance(argv: list[str]) -> dict:
+    """The command, the commit (and whether the tree had uncommitted changes) and the machine."""
+    import os
+    import platform
+    import shlex
+    import subprocess
+    from ..paths import PROJECT_ROOT
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"command": shlex.join(argv), "commit": git("rev-parse", "--short", "HEAD"),
+            "uncommitted_changes": bool(status) if status is not None else None,
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.system()}}
+
+
 def render_table(report: dict) -> str:
     names = [name for name, _ in systems(report)]
     header = ["category", "n", "metric", *names]
@@ -128,6 +149,10 @@ def _notes(report: dict) -> list[str]:
         notes.append(f"gold sessions dated after the question: {late['sessions']} in {late['questions']} questions")
     if report.get("timing_seconds"):
         notes.append("seconds: " + ", ".join(f"{k} {v}" for k, v in report["timing_seconds"].items()))
+    origin = report.get("provenance")
+    if origin:
+        dirty = " (with uncommitted changes)" if origin.get("uncommitted_changes") else ""
+        notes.append(f"produced by: {origin['command']} at commit {origin.get('commit') or 'unknown'}{dirty}")
     return [""] + notes if notes else []
 
 
