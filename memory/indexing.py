@@ -44,8 +44,23 @@ def index_settings(store: Store) -> dict:
 
 
 def open_index(store: Store, scope: dict) -> ScopeIndex:
-    """The scope's index, refreshed from the shards (reading only what is new) and saved."""
-    directory = store.layout.index_dir(scope_digest(scope["type"], scope["key"]))
+    """The scope's index, refreshed from the shards (reading only what is new) and saved.
+
+    The opened index stays on the store while the scope's files are unchanged (the same
+    fingerprint ``Store.state`` trusts), so a long-lived store loads it once. A cached index
+    is never changed in place once handed out (a served store shares it between threads):
+    a refresh builds the next one from the files and replaces it."""
+    digest = scope_digest(scope["type"], scope["key"])
+    fingerprint = store.fingerprint(scope)
+    cached = store.index_cache.get(digest)
+    if cached is not None and cached[0] == fingerprint:
+        return cached[1]
+    index = _refreshed(store, scope, store.layout.index_dir(digest))
+    store.index_cache[digest] = (fingerprint, index)
+    return index
+
+
+def _refreshed(store: Store, scope: dict, directory) -> ScopeIndex:
     settings = index_settings(store)
     index = ScopeIndex.open(directory, settings)
     shards = shard_files(store.scope_dir(scope))

@@ -72,7 +72,8 @@ def loads_trusted(data: bytes | str) -> object:
 def nfc(value: object) -> object:
     """NFC-normalize every string in a JSON value; refuse floats."""
     if isinstance(value, str):
-        return unicodedata.normalize("NFC", value)
+        # the check is C and quick on ASCII; most strings are already NFC and stay as they are
+        return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
     if isinstance(value, dict):
         return {nfc(k): nfc(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .envelope import Admitted
+from typing import TYPE_CHECKING
 from .errors import InputError, NotFoundError, RefusedError
 from .records import (SCHEMA_VERSION, next_revision, normalize_value, record_id_for, seal,
                       tombstone_hash)
+
+if TYPE_CHECKING:  # a read never admits an envelope: it need not import admission
+    from .envelope import Admitted
 
 
 @dataclass
@@ -23,13 +26,25 @@ class ScopeState:
     transactions: dict[str, tuple[str, str | None, int | None]] = field(default_factory=dict)
     tombstones: set[str] = field(default_factory=set)
     order: list[str] = field(default_factory=list)
+    # memory_key -> the records whose current revision is active under it, so a keyed add
+    # need not scan the scope (which made filling one scope O(n^2))
+    active_by_key: dict[str, dict[str, None]] = field(default_factory=dict, repr=False)
+
+    def copy(self) -> "ScopeState":
+        """An independent copy (revision dicts shared: they are never changed once absorbed)."""
+        return ScopeState({i: list(r) for i, r in self.revisions.items()}, dict(self.transactions),
+                          set(self.tombstones), list(self.order),
+                          {k: dict(ids) for k, ids in self.active_by_key.items()})
 
     def absorb(self, revision: dict) -> None:
         record_id = revision["id"]
         if record_id not in self.revisions:
             self.revisions[record_id] = []
             self.order.append(record_id)
+        self._untrack_key(record_id)
         self.revisions[record_id].append(revision)
+        if revision["status"] == "active" and revision.get("memory_key"):
+            self.active_by_key.setdefault(revision["memory_key"], {})[record_id] = None
         transition = revision["transition"]
         tx = transition["transaction_id"]
         if tx not in self.transactions:
@@ -43,6 +58,7 @@ class ScopeState:
             self.transactions.setdefault(tx, (digest, None, None))
         self.tombstones.update(row.get("tombstones", []))
         for record_id in row.get("record_ids", []):
+            self._untrack_key(record_id)
             self.revisions.pop(record_id, None)
             if record_id in self.order:
                 self.order.remove(record_id)
@@ -55,7 +71,19 @@ class ScopeState:
         for record_id in self.order:
             yield self.revisions[record_id][-1]
 
+    def _untrack_key(self, record_id: str) -> None:
+        current = self.current(record_id)
+        holders = self.active_by_key.get(current.get("memory_key")) if current else None
+        if holders:
+            holders.pop(record_id, None)
+
     def active_for_key(self, memory_key: str) -> dict | None:
+        holders = self.active_by_key.get(memory_key)
+        if not holders:
+            return None
+        if len(holders) == 1:
+            return self.current(next(iter(holders)))
+        # two active records under one key (never written by this code): the first in log order
         for record in self.currents():
             if record["memory_key"] == memory_key and record["status"] == "active":
                 return record

@@ -9,12 +9,15 @@ session. It stops within ``planner.max_steps`` searches. It only reads.
 """
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 
 from .retrieval.tokenize import tokenize
 
@@ -40,25 +43,33 @@ class PlanResult:
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
 
-    def __init__(self, index, records: dict[str, dict], sessions: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, index, records: dict[str, dict], sessions: dict[str, list[str]] | None = None,
+                 memo: dict | None = None) -> None:
         self.index = index
         self.records = records
         self.sessions = sessions or {}
         self.neighbour_weight = 0.0
-        self._speakers: dict[str, str] | None = None
-        self._neighbour_map: dict[str, tuple[str, ...]] | None = None
+        # speakers and neighbours depend only on records and sessions: a caller that reuses
+        # them across queries passes one memo so they are computed once, not per query
+        self._memo = {} if memo is None else memo
+
+    def memo(self, name: str) -> dict:
+        """A named cache of values that depend only on this space's records (shared by the
+        queries of one cached view; entries are only ever added, never changed)."""
+        return self._memo.setdefault(name, {})
 
     def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
-        hits = list(self.scores(tokens).items())
-        hits.sort(key=lambda item: -item[1])
-        return hits[:limit]
+        # nlargest keeps ties in scoring order, as a stable sort by descending score does
+        return heapq.nlargest(limit, self.scores(tokens).items(), key=itemgetter(1))
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 of every record this space may return that holds a term; with a
         ``neighbour_weight``, a turn also scores that share of its best neighbour's BM25
         (a turn-pair view computed at query time: an answer often sits one turn after the
         question that names its topic, "What did you think of it?" / "I loved it")."""
-        scored = {rid: s for rid, s in self.index.scores(tokens).items() if rid in self.records}
+        scored = self.index.scores(tokens)
+        if not self._returns_every_indexed_record():
+            scored = {rid: s for rid, s in scored.items() if rid in self.records}
         if self.neighbour_weight <= 0 or not self.sessions:
             return scored
         neighbours = self._neighbours()
@@ -72,11 +83,28 @@ class SearchSpace:
             smoothed[rid] = scored.get(rid, 0.0) + self.neighbour_weight * score
         return smoothed
 
+    def _returns_every_indexed_record(self) -> bool:
+        """True when no indexed record is outside ``records`` (the usual case: a current view
+        of the whole scope), so scores need no filtering; checked once per index and view."""
+        known = self.memo("covers_index").get("index")
+        if known is None or known[0] is not self.index:
+            covers = all(rid in self.records for rid in self.index.doc_ids())
+            known = self.memo("covers_index")["index"] = (self.index, covers)
+        return known[1]
+
     def idf(self, term: str) -> float:
         return self.index.idf(term)
 
     def terms(self, record_id: str) -> list[str]:
         return self.index.terms(record_id)
+
+    def term_set(self, record_id: str) -> frozenset[str]:
+        """The record's distinct terms (coverage asks this of every candidate of every query)."""
+        cache = self.memo("term_set")
+        terms = cache.get(record_id)
+        if terms is None:
+            terms = cache[record_id] = frozenset(self.index.terms(record_id))
+        return terms
 
     def weight(self, term: str) -> float:
         n = max(len(self.index), 1)
@@ -85,23 +113,26 @@ class SearchSpace:
 
     def _neighbours(self) -> dict[str, tuple[str, ...]]:
         """record_id -> the turns just before and after it in its session (computed once)."""
-        if self._neighbour_map is None:
-            self._neighbour_map = {}
+        neighbours = self._memo.get("neighbours")
+        if neighbours is None:
+            neighbours = {}
             for turns in self.sessions.values():
                 turns = [rid for rid in turns if rid in self.records]
                 for at, rid in enumerate(turns):
-                    self._neighbour_map[rid] = tuple(turns[max(at - 1, 0):at] + turns[at + 1:at + 2])
-        return self._neighbour_map
+                    neighbours[rid] = tuple(turns[max(at - 1, 0):at] + turns[at + 1:at + 2])
+            self._memo["neighbours"] = neighbours
+        return neighbours
 
     def speaker(self, record_id: str) -> str | None:
         return (self.records[record_id].get("source") or {}).get("speaker")
 
     def speakers(self) -> dict[str, str]:
         """Speaker term -> speaker, over the records this space may return (computed once)."""
-        if self._speakers is None:
-            names = {self.speaker(rid) for rid in self.records} - {None}
-            self._speakers = {term: name for name in names for term in tokenize(name)}
-        return self._speakers
+        speakers = self._memo.get("speakers")
+        if speakers is None:
+            names = {(record.get("source") or {}).get("speaker") for record in self.records.values()} - {None}
+            speakers = self._memo["speakers"] = {term: name for name in names for term in tokenize(name)}
+        return speakers
 
 
 def entity_terms(question: str) -> list[str]:
@@ -148,13 +179,21 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
     hits = [(rid, s) for rid, s in space.scores(content).items() if space.speaker(rid) in speakers]
-    hits.sort(key=lambda item: -item[1])
-    return [rid for rid, _ in hits[:limit]]
+    return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
 
 
 def _folded(text: str) -> str:
     """Without diacritics: "Amélie" asked by caller "amelie" is the caller."""
+    if text.isascii():
+        return text  # nothing to decompose; most terms, and this runs per term per candidate
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4096)
+def _speaker_terms(speaker: str) -> frozenset:
+    """A speaker's terms, folded and not: a scope has few speakers and many candidates."""
+    terms = set(tokenize(speaker))
+    return frozenset(terms | {_folded(term) for term in terms})
 
 
 def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[list[str], list[str]]:
@@ -182,15 +221,23 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def asserted_terms(space: SearchSpace, record_id: str) -> set[str]:
+def asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
     """The record's terms less those only in its questions: "Did you choose a color?" asks
     about a color, it does not state one. Speaker, date and key terms stay."""
+    cache = space.memo("asserted_terms")
+    terms = cache.get(record_id)
+    if terms is None:
+        terms = cache[record_id] = frozenset(_asserted_terms(space, record_id))
+    return terms
+
+
+def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
     sentences = _SENTENCE_END.split(space.records[record_id]["statement"])
     asked = set(tokenize(" ".join(x for x in sentences if x.rstrip().endswith("?"))))
     if not asked:
-        return set(space.terms(record_id))
+        return space.term_set(record_id)
     stated = set(tokenize(" ".join(x for x in sentences if not x.rstrip().endswith("?"))))
-    return set(space.terms(record_id)) - (asked - stated)
+    return space.term_set(record_id) - (asked - stated)
 
 
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "") -> Callable[[str], float]:
@@ -202,21 +249,30 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     record states, not what it asks. With neither, support is plain coverage.
     """
     required, speakers = subject_terms(space, question, caller) if features("subject_attribution") else ([], [])
-    terms, entities, weight = _coverage_terms(question, caller, settings)
+    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
     if features("asserted_support"):
-        covers = lambda record_id: _weighted_share(space, asserted_terms(space, record_id),  # noqa: E731
-                                                   terms, entities, weight)
+        covers = lambda record_id: _share(asserted_terms(space, record_id), weights)  # noqa: E731
     else:
-        covers = lambda record_id: coverage(space, record_id, terms, entities, weight)  # noqa: E731
+        covers = lambda record_id: _share(space.term_set(record_id), weights)  # noqa: E731
 
     def measure(record_id: str) -> float:
         if required or speakers:
-            held = set(space.terms(record_id)) | set(tokenize(space.speaker(record_id) or ""))
-            held |= {_folded(term) for term in held}
+            held = _held_terms(space, record_id)
             if not all(term in held for term in required) or (speakers and held.isdisjoint(speakers)):
                 return 0.0
         return covers(record_id)
     return measure
+
+
+def _held_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """What a record holds for the subject test: its terms and its speaker's, folded and not."""
+    cache = space.memo("held_terms")
+    held = cache.get(record_id)
+    if held is None:
+        terms = space.term_set(record_id)
+        held = cache[record_id] = (terms | {_folded(term) for term in terms}
+                                   | _speaker_terms(space.speaker(record_id) or ""))
+    return held
 
 
 def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str], count: int) -> list[str]:
@@ -239,13 +295,22 @@ def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entitie
     except a named entity or number the scope has never seen ("Where does Maria live?"), which
     weighs ``unseen_entity_weight`` times as much: it is what the question is about.
     """
-    return _weighted_share(space, set(space.terms(record_id)), query_terms, entities, unseen_entity_weight)
+    return _weighted_share(space, space.term_set(record_id), query_terms, entities, unseen_entity_weight)
 
 
 def _weighted_share(space: SearchSpace, held: set[str], query_terms: list[str], entities: frozenset,
                     unseen_entity_weight: float) -> float:
-    weights = {t: space.weight(t) * (unseen_entity_weight if t in entities and not space.index.df(t) else 1.0)
-               for t in set(query_terms)}
+    return _share(held, _term_weights(space, query_terms, entities, unseen_entity_weight))
+
+
+def _term_weights(space: SearchSpace, query_terms: list[str], entities: frozenset,
+                  unseen_entity_weight: float) -> dict[str, float]:
+    """Each question term's weight: one per question, not per candidate it is measured on."""
+    return {t: space.weight(t) * (unseen_entity_weight if t in entities and not space.index.df(t) else 1.0)
+            for t in set(query_terms)}
+
+
+def _share(held: set[str], weights: dict[str, float]) -> float:
     total = sum(weights.values())
     if total <= 0:
         return 0.0
@@ -266,8 +331,8 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
-    terms, entities, unseen_weight = _coverage_terms(question, caller, settings)
-    return lambda record_id: coverage(space, record_id, terms, entities, unseen_weight)
+    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    return lambda record_id: _share(space.term_set(record_id), weights)
 
 
 def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:

@@ -38,6 +38,9 @@ class _View:
     records: dict[str, dict]
     created: dict[str, str]
     sessions: dict[str, list[str]] = field(default_factory=dict)
+    # what a SearchSpace derives from records and sessions (speakers, neighbours), kept with
+    # the view so a cached view computes it once, not per query
+    memo: dict = field(default_factory=dict)
 
 
 def _instant(value: str | None, name: str) -> str | None:
@@ -65,11 +68,16 @@ def _validate(request: QueryRequest) -> None:
 
 
 def _view(store: Store, scope: dict, recorded_as_of: str | None) -> _View:
-    state = store.state(scope)
+    """The records a query reads. The current view is cached on the store until the scope's
+    files change (it is O(scope) to build); a view as recorded at an instant is built per query."""
     if recorded_as_of is None:
-        records = {r["id"]: r for r in state.currents()}
-    else:
-        records = {r["id"]: r for r in state.as_recorded_at(recorded_as_of)}
+        return store.derived(scope, "query_view", lambda state: _built_view(scope, state, state.currents()))
+    state = store.state(scope)
+    return _built_view(scope, state, state.as_recorded_at(recorded_as_of))
+
+
+def _built_view(scope: dict, state, revisions) -> _View:
+    records = {r["id"]: r for r in revisions}
     created = {rid: state.revisions[rid][0]["recorded_time"]["recorded_at"] for rid in records}
     view = _View(scope, records, created)
     for record_id, record in records.items():
@@ -77,6 +85,12 @@ def _view(store: Store, scope: dict, recorded_as_of: str | None) -> _View:
         if session and record["kind"] == "episode":
             view.sessions.setdefault(session, []).append(record_id)
     return view
+
+
+def _of_kinds(view: _View, kinds) -> _View:
+    """A narrowed copy: the view may be the store's cached one, which is shared."""
+    return _View(view.scope, {i: r for i, r in view.records.items() if r["kind"] in kinds},
+                 view.created, view.sessions)
 
 
 def _context(view: _View, record: dict, window: int, answers) -> list[dict]:
@@ -130,8 +144,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evalu
     for scope in scopes:
         view = _view(store, scope, recorded_as_of)
         if request.kinds:
-            view.records = {i: r for i, r in view.records.items() if r["kind"] in request.kinds}
-        space = planner.SearchSpace(open_index(store, scope), view.records, view.sessions)
+            view = _of_kinds(view, request.kinds)
+        space = planner.SearchSpace(open_index(store, scope), view.records, view.sessions, view.memo)
         result = _plan(space, request, settings, retrieval, llm_transport)
         steps += result.steps
         terms = result.query_terms

@@ -1,10 +1,15 @@
 """Load the JSON Schemas in ``schemas/`` and validate values against them.
 
 Validation collects every violation (as ``"path: message"`` strings that name
-fields, never values), so callers can report them together.
+fields, never values), so callers can report them together. ``check`` first asks a
+plain-Python predicate compiled from the schema (``compile_schema``): it is sound, not
+complete, so a True skips jsonschema and a False asks jsonschema for the full list.
+jsonschema's ``iter_errors`` was most of the time spent admitting an envelope.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from .errors import InputError
@@ -20,6 +25,11 @@ def validator(name: str):
     schema = loads_strict((SCHEMA_DIR / f"{name}.schema.json").read_bytes(), what=f"schema {name}")
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+@lru_cache(maxsize=None)
+def fast_check(name: str) -> "Predicate | None":
+    return compile_schema(loads_strict((SCHEMA_DIR / f"{name}.schema.json").read_bytes(), what=f"schema {name}"))
 
 
 def _where(error) -> str:
@@ -43,7 +53,129 @@ def violations(name: str, value: object) -> list[str]:
 
 
 def check(name: str, value: object, *, code: str = "schema_violation", what: str | None = None) -> None:
+    accepts = fast_check(name)
+    if accepts is not None and accepts(value):
+        return
     problems = violations(name, value)
     if problems:
         raise InputError(f"{what or name} fails its schema ({len(problems)} problem(s)): "
                          + "; ".join(problems[:10]), code=code, details=problems)
+
+
+# -- the compiled subset ---------------------------------------------------------------
+# Keywords: type, const, enum (strings and null only), pattern, minLength, maxLength,
+# properties, required, additionalProperties, items, anyOf; annotations are ignored; any
+# other keyword makes ``compile_schema`` return None (always ask jsonschema). As in JSON
+# Schema, a keyword constrains only values of the type it is about.
+
+Predicate = Callable[[object], bool]
+
+_ANNOTATIONS = frozenset({"$schema", "$id", "title", "description", "$comment", "default", "examples"})
+# bool is excluded from integer and number on purpose (JSON Schema keeps them apart)
+_TYPES: dict[str, Callable[[object], bool]] = {
+    "string": lambda v: isinstance(v, str), "null": lambda v: v is None,
+    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+}
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def compile_schema(schema: dict) -> Predicate | None:
+    """``accepts(value)``: True only when jsonschema would find no violation."""
+    try:
+        return _compile(schema)
+    except _Unsupported:
+        return None
+
+
+def _compile(schema: object) -> Predicate:
+    if not isinstance(schema, dict) or set(schema) - _ANNOTATIONS - set(_KEYWORDS):
+        raise _Unsupported
+    checks = [_KEYWORDS[key](schema[key], schema) for key in schema if key in _KEYWORDS]
+    checks = [check for check in checks if check is not None]
+    return lambda value: all(check(value) for check in checks)
+
+
+def _type(spec, _schema) -> Predicate:
+    names = [spec] if isinstance(spec, str) else spec
+    if not isinstance(names, list) or any(name not in _TYPES for name in names):
+        raise _Unsupported
+    tests = [_TYPES[name] for name in names]
+    return lambda value: any(test(value) for test in tests)
+
+
+def _literals(values: list) -> frozenset:
+    # strings and null compare unambiguously; 1 == True and 1 == 1.0 would not
+    if not all(isinstance(v, str) or v is None for v in values):
+        raise _Unsupported
+    return frozenset(values)
+
+
+def _const(spec, _schema) -> Predicate:
+    allowed = _literals([spec])
+    return lambda value: (isinstance(value, str) or value is None) and value in allowed
+
+
+def _enum(spec, _schema) -> Predicate:
+    allowed = _literals(spec)
+    return lambda value: (isinstance(value, str) or value is None) and value in allowed
+
+
+def _pattern(spec, _schema) -> Predicate:
+    regex = re.compile(spec)  # jsonschema matches with re.search: anywhere, unless anchored
+    return lambda value: not isinstance(value, str) or regex.search(value) is not None
+
+
+def _min_length(spec, _schema) -> Predicate:
+    return lambda value: not isinstance(value, str) or len(value) >= spec
+
+
+def _max_length(spec, _schema) -> Predicate:
+    return lambda value: not isinstance(value, str) or len(value) <= spec
+
+
+def _properties(spec, _schema) -> Predicate:
+    compiled = {name: _compile(sub) for name, sub in spec.items()}
+
+    def check(value) -> bool:
+        if not isinstance(value, dict):
+            return True
+        return all(compiled[name](item) for name, item in value.items() if name in compiled)
+    return check
+
+
+def _required(spec, _schema) -> Predicate:
+    return lambda value: not isinstance(value, dict) or all(name in value for name in spec)
+
+
+def _additional(spec, schema) -> Predicate:
+    known = frozenset(schema.get("properties", {}))
+    if spec is True:
+        return None
+    extra = (lambda item: False) if spec is False else _compile(spec)
+
+    def check(value) -> bool:
+        if not isinstance(value, dict):
+            return True
+        return all(extra(item) for name, item in value.items() if name not in known)
+    return check
+
+
+def _items(spec, _schema) -> Predicate:
+    each = _compile(spec)
+    return lambda value: not isinstance(value, list) or all(each(item) for item in value)
+
+
+def _any_of(spec, _schema) -> Predicate:
+    options = [_compile(sub) for sub in spec]
+    return lambda value: any(option(value) for option in options)
+
+
+_KEYWORDS = {"type": _type, "const": _const, "enum": _enum, "pattern": _pattern,
+             "minLength": _min_length, "maxLength": _max_length, "properties": _properties,
+             "required": _required, "additionalProperties": _additional, "items": _items,
+             "anyOf": _any_of}

@@ -19,7 +19,6 @@ from typing import Callable, Iterable, Iterator
 
 from . import lifecycle
 from .clock import SystemClock
-from .envelope import admit
 from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
 from .jsonio import atomic_write, canonical_bytes, dumps, fsync_dir, loads_strict, loads_trusted
 from .lifecycle import ScopeState
@@ -69,6 +68,11 @@ class Store:
         self.policies = policies or load_policies(config)
         self.shard_max_bytes = SHARD_MAX_BYTES
         self._states: dict[str, tuple[tuple, ScopeState]] = {}
+        # values built from a scope's state (the query view), dropped with the state they came from
+        self._derived: dict[tuple[str, str], tuple[ScopeState, object]] = {}
+        # opened retrieval indexes by scope digest, with the fingerprint they were read at
+        # (``indexing.open_index`` owns the entries: the store only keeps them alive)
+        self.index_cache: dict[str, tuple[tuple, object]] = {}
 
     # -- opening --------------------------------------------------------------
 
@@ -120,12 +124,19 @@ class Store:
             return []
         return sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
 
-    def _fingerprint(self, scope: dict) -> tuple:
+    def fingerprint(self, scope: dict) -> tuple:
         """What changes when another process writes: sizes alone do not (a healed torn tail
         followed by an append of the same length, an erasure's rewrite), so the file identity,
-        its mtime and its last bytes are part of it."""
-        paths = [p for p in self.shard_paths(scope) + [self.scope_dir(scope) / "audit.jsonl"] if p.exists()]
-        return tuple((p.name, st.st_size, st.st_ino, st.st_mtime_ns, _tail(p, st.st_size))
+        its mtime and its last bytes are part of it.
+
+        Only the last shard and the audit log are read: a sealed shard is never appended to
+        or healed in place (erasure rewrites it as a new file, a new inode), and a shard that
+        stops being the last does so because a new one appeared, which changes the tuple."""
+        shards = self.shard_paths(scope)
+        audit = self.scope_dir(scope) / "audit.jsonl"
+        tailed = {shards[-1], audit} if shards else {audit}
+        paths = [p for p in shards + [audit] if p.exists()]
+        return tuple((p.name, st.st_size, st.st_ino, st.st_mtime_ns, _tail(p, st.st_size) if p in tailed else b"")
                      for p in paths for st in [p.stat()])
 
     @staticmethod
@@ -153,17 +164,40 @@ class Store:
     def state(self, scope: dict) -> ScopeState:
         """The scope's folded log, cached until its files change."""
         digest = scope_digest(scope["type"], scope["key"])
-        fingerprint = self._fingerprint(scope)
+        fingerprint = self.fingerprint(scope)
         cached = self._states.get(digest)
         if cached and cached[0] == fingerprint:
             return cached[1]
+        state = self.fold(scope)
+        self._states[digest] = (fingerprint, state)
+        return state
+
+    def fold(self, scope: dict) -> ScopeState:
+        """The scope's log read from disk, ignoring any cache."""
         state = ScopeState()
         for revision in self.scope_revisions(scope):
             state.absorb(revision)
         for row in self.audit_rows(scope):
             state.absorb_audit(row)
-        self._states[digest] = (fingerprint, state)
         return state
+
+    def adopt_state(self, scope: dict, state: ScopeState) -> None:
+        """Cache ``state`` as the fold of the scope's current files. Only a writer holding the
+        lock may call it, right after writing exactly the revisions it absorbed."""
+        self._states[scope_digest(scope["type"], scope["key"])] = (self.fingerprint(scope), state)
+
+    def derived(self, scope: dict, name: str, build: Callable[[ScopeState], object]) -> object:
+        """``build(state)``, cached until the scope's state is re-read (its files changed).
+
+        The value must not be changed by callers: other queries (and threads) share it."""
+        state = self.state(scope)
+        key = (scope_digest(scope["type"], scope["key"]), name)
+        cached = self._derived.get(key)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        value = build(state)
+        self._derived[key] = (state, value)
+        return value
 
     def get(self, record_id: str, scope: dict) -> dict:
         record = self.state(scope).current(record_id)
@@ -218,6 +252,7 @@ class Store:
         return results
 
     def _apply_one(self, raw, staged: "_Staging") -> dict:
+        from .envelope import admit  # here, not at the top: a read-only process never admits
         envelope = raw
         try:
             admitted = admit(raw, self.policies.mutation)
@@ -241,15 +276,18 @@ class Store:
         except MemoryStoreError as exc:
             return result_for(envelope, "refused", error={"code": exc.code, "message": exc.message})
 
-    def append_lines(self, scope: dict, revisions: list[dict]) -> None:
-        """Append one transaction group per call site; never split a group across shards."""
+    def append_lines(self, scope: dict, revisions: list[dict]) -> int:
+        """Append one transaction group per call site; never split a group across shards.
+
+        Returns the bytes a crashed writer had left at the tail and that were cut first."""
         directory = self.scope_dir(scope)
         new_scope = not directory.exists()
         directory.mkdir(parents=True, exist_ok=True)
         if new_scope:
             atomic_write(directory / "scope.json", dumps({"scope_digest": directory.name}) + b"\n")
         payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
-        if heal_tail(directory):
+        healed = heal_tail(directory)
+        if healed:
             self.drop_derived(scope)  # an index cursor may point past the cut: it would read mid-line
         path = self._shard_for(directory, len(payload))
         with open(path, "ab") as handle:
@@ -258,6 +296,7 @@ class Store:
             os.fsync(handle.fileno())
         if new_scope:
             fsync_dir(directory.parent)
+        return healed
 
     def _shard_for(self, directory: Path, incoming: int) -> Path:
         shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
@@ -269,12 +308,20 @@ class Store:
             return directory / f"{int(last.stem) + 1:06d}.jsonl"
         return last
 
-    def write_manifest(self, scope_dir: Path) -> dict:
+    def write_manifest(self, scope_dir: Path, *, appended_only: bool = False) -> dict:
+        """Hash every shard into ``manifest.json``. With ``appended_only`` (the caller only
+        appended to the last shard, or started a new one) a sealed shard whose size matches
+        the old manifest keeps its entry instead of being re-read: O(new bytes), not O(scope)."""
+        paths = sorted(p for p in scope_dir.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+        old = _manifest_shards(scope_dir) if appended_only else {}
         shards = {}
-        for path in sorted(p for p in scope_dir.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit()):
-            data = path.read_bytes()
-            shards[path.name] = {"bytes": len(data), "lines": data.count(b"\n"),
-                                 "sha256": hashlib.sha256(data).hexdigest()}
+        for path in paths:
+            entry = old.get(path.name)
+            if entry is None or path == paths[-1] or entry.get("bytes") != path.stat().st_size:
+                data = path.read_bytes()
+                entry = {"bytes": len(data), "lines": data.count(b"\n"),
+                         "sha256": hashlib.sha256(data).hexdigest()}
+            shards[path.name] = entry
         manifest = {"schema_version": MANIFEST_VERSION, "scope_digest": scope_dir.name, "shards": shards,
                     "policy_sha256": self.policies.hashes(), "updated_at": self.clock.now()}
         atomic_write(scope_dir / "manifest.json", dumps(manifest, pretty=True) + b"\n")
@@ -343,12 +390,9 @@ class _Staging:
     def state(self, scope: dict) -> ScopeState:
         digest = scope_digest(scope["type"], scope["key"])
         if digest not in self.states:
-            fresh = ScopeState()
-            for revision in self.store.scope_revisions(scope):
-                fresh.absorb(revision)
-            for row in self.store.audit_rows(scope):
-                fresh.absorb_audit(row)
-            self.states[digest] = (scope, fresh)
+            # the store's fold, checked against the files under the writer lock, copied so the
+            # batch's revisions never show in a state that readers share before they are durable
+            self.states[digest] = (scope, self.store.state(scope).copy())
         return self.states[digest][1]
 
     def add(self, scope: dict, revisions: list[dict]) -> None:
@@ -362,16 +406,28 @@ class _Staging:
 
     def commit(self) -> None:
         for digest, groups in self.groups.items():
-            scope = self.states[digest][0]
-            for group in _pack(groups):
-                self.store.append_lines(scope, group)
-            self.store.write_manifest(self.store.scope_dir(scope))
+            scope, state = self.states.pop(digest)
+            healed = sum(self.store.append_lines(scope, group) for group in _pack(groups))
+            self.store.write_manifest(self.store.scope_dir(scope), appended_only=not healed)
+            if not healed:
+                # the fold of the files as they now are, under the lock: the next read (or
+                # batch) need not re-read the scope; handed over, so staging stops changing it
+                self.store.adopt_state(scope, state)
         self.groups = {}
 
 
 def _pack(groups: list[list[dict]]) -> list[list[dict]]:
     """Several transaction groups in one write (fewer syscalls), each kept whole."""
     return [[revision for group in groups for revision in group]]
+
+
+def _manifest_shards(scope_dir: Path) -> dict:
+    """The shard entries of the scope's manifest; {} when it is missing or unreadable."""
+    try:
+        shards = loads_trusted((scope_dir / "manifest.json").read_bytes()).get("shards")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return shards if isinstance(shards, dict) and all(isinstance(e, dict) for e in shards.values()) else {}
 
 
 def _tail(path: Path, size: int, length: int = 64) -> bytes:

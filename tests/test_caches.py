@@ -1,0 +1,169 @@
+"""The store's in-process caches (folded state, query view, opened index, staged state) and
+the fast schema predicate: each must give what a fresh read gives, and go stale exactly when
+the files change — from this Store object, another one, or another process."""
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memory import schemas
+from memory.indexing import open_index
+from memory.query import QueryRequest, run_query
+
+from helpers import NOW, add_env, by_id, envelope, make_store, reopen, scope
+
+LATER = "2024-03-10T00:00:00Z"
+
+
+def ask(store, text="Where does Alice live?"):
+    return run_query(store, QueryRequest(text=text, user="alice"))
+
+
+def ids(answer) -> list[str]:
+    return [e["id"] for e in answer["evidence"]]
+
+
+def test_a_write_through_another_store_object_reaches_a_warm_store(tmp_path):
+    warm = make_store(tmp_path / "s")
+    warm.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    assert ask(warm)["evidence"][0]["statement"] == "Alice lives in Berlin"   # caches now warm
+    other = reopen(warm)
+    record_id = other.state(scope()).order[0]
+    other.mutate(by_id("forget", record_id, "t2"))
+    other.mutate(add_env("Alice lives in Lisbon", "user.city", "t3"))
+    assert [e["statement"] for e in ask(warm)["evidence"]] == ["Alice lives in Lisbon"]
+    assert ask(warm) == ask(reopen(warm))
+
+
+def test_a_write_from_another_process_reaches_a_warm_store(tmp_path):
+    warm = make_store(tmp_path / "s")
+    warm.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    before = ids(ask(warm))
+    script = ("import sys; sys.path[:0] = sys.argv[1:3]\n"
+              "from helpers import add_env, make_store\n"
+              "make_store(sys.argv[3]).mutate(add_env('Alice lives near the Berlin zoo', None, 't2', kind='episode'))")
+    subprocess.run([sys.executable, "-c", script, str(tmp_path.parent), "tests", str(tmp_path / "s")],
+                   check=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    after = ids(ask(warm, "Where does Alice live in Berlin?"))
+    assert len(after) == len(before) + 1
+    assert ask(warm) == ask(reopen(warm))
+
+
+def test_an_erasure_drops_the_cached_view_and_index(tmp_path):
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    store.mutate(add_env("Alice lives in a flat near the Berlin zoo", None, "t2", kind="episode"))
+    assert len(ask(store)["evidence"]) == 2
+    index_before = open_index(store, scope())
+    other = reopen(store)
+    erased = other.state(scope()).order[1]
+    assert other.mutate(envelope("erase", "t3", record_id=erased))["status"] == "applied"
+    assert erased not in ids(ask(store))
+    assert erased not in open_index(store, scope())
+    assert erased in index_before   # a handed-out index is never changed in place
+
+
+def test_the_state_a_batch_leaves_behind_equals_a_fresh_fold(tmp_path):
+    store = make_store(tmp_path / "s")
+    results = list(store.apply([add_env(f"value {i}", f"user.k{i % 3}", f"t{i}") for i in range(6)]
+                               + [add_env("value 0 again", "user.k0", "t9")], batch_size=4))
+    assert [r["status"] for r in results].count("applied") == 3
+    cached, fresh = store.state(scope()), reopen(store).state(scope())
+    assert cached.revisions == fresh.revisions and cached.order == fresh.order
+    assert cached.transactions == fresh.transactions and cached.active_by_key == fresh.active_by_key
+
+
+def test_a_kinds_filter_does_not_narrow_the_shared_view(tmp_path):
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    store.mutate(add_env("Alice talked about Berlin", None, "t2", kind="episode"))
+    narrowed = run_query(store, QueryRequest(text="Where does Alice live in Berlin?", user="alice",
+                                             kinds=("episode",)))
+    assert [e["kind"] for e in narrowed["evidence"]] == ["episode"]
+    assert sorted(e["kind"] for e in ask(store, "Where does Alice live in Berlin?")["evidence"]) == ["episode", "fact"]
+
+
+def test_the_key_lookup_follows_updates_retirements_and_erasure(tmp_path):
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Berlin", "user.city", "t1"))
+    first = store.state(scope()).active_for_key("user.city")["id"]
+    later = make_store(tmp_path / "s", now=LATER)
+    later.mutate(envelope("update", "t2", key="user.city", payload={"statement": "Lisbon"}))
+    second = later.state(scope()).active_for_key("user.city")
+    assert second["statement"] == "Lisbon" and second["id"] != first
+    later = make_store(tmp_path / "s", now="2024-03-20T00:00:00Z")
+    assert later.mutate(by_id("retire", second["id"], "t3"))["status"] == "applied"
+    assert later.state(scope()).active_for_key("user.city") is None
+    assert later.mutate(add_env("Porto", "user.city", "t4"))["status"] == "applied"
+    erased = later.state(scope()).active_for_key("user.city")["id"]
+    later.mutate(envelope("erase", "t5", record_id=erased))
+    assert later.state(scope()).active_for_key("user.city") is None
+    assert reopen(later).state(scope()).active_by_key == later.state(scope()).active_by_key
+
+
+# -- the compiled schema predicate: sound against jsonschema --------------------------------
+
+def _base() -> dict:
+    return add_env("Alice lives in Berlin", "user.city", "t1", valid_from=NOW)
+
+
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=6),
+                   st.sampled_from(["add", "user", "mem_" + "a" * 24, "x" * 600, "a.b", "A.B", "2024-03-01T12:00:00Z"]))
+VALUES = st.recursive(LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                      st.dictionaries(st.text(max_size=5), inner, max_size=3)),
+                      max_leaves=6)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for at, item in enumerate(value):
+            yield from _paths(item, prefix + (at,))
+
+
+@settings(max_examples=400, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_the_fast_envelope_check_never_accepts_what_jsonschema_refuses(data):
+    env = _base()
+    paths = list(_paths(env))[1:]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        node = env
+        for step in path[:-1]:
+            node = node[step] if not isinstance(node, list) or step < len(node) else node
+        if isinstance(node, dict) and data.draw(st.booleans()) and path[-1] in node:
+            del node[path[-1]]
+        elif isinstance(node, (dict, list)) and (not isinstance(node, list) or path[-1] < len(node)):
+            node[path[-1]] = data.draw(VALUES)
+        paths = list(_paths(env))[1:] or [()]
+    accepts = schemas.fast_check("envelope")
+    assert accepts is not None
+    if accepts(env):
+        assert schemas.violations("envelope", env) == []
+
+
+def test_the_fast_check_accepts_a_valid_envelope_and_refusals_still_list_every_problem():
+    env = _base()
+    assert schemas.fast_check("envelope")(env) and schemas.violations("envelope", env) == []
+    broken = copy.deepcopy(env)
+    broken["operation"] = "explode"
+    broken["actor"]["type"] = "robot"
+    assert not schemas.fast_check("envelope")(broken)
+    try:
+        schemas.check("envelope", broken)
+    except Exception as exc:
+        assert len(exc.details) == 2
+    else:
+        raise AssertionError("a broken envelope passed")
+
+
+def test_a_schema_keyword_outside_the_subset_is_left_to_jsonschema():
+    assert schemas.compile_schema({"type": "number", "minimum": 0}) is None
+    assert schemas.compile_schema({"enum": [1, True]}) is None
