@@ -35,7 +35,7 @@ def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
     except InputError as exc:
         # the parser's message may not say which file (a duplicate key does not): name it
         raise PolicyError(f"policy {path.name}: {exc.message}", code="policy_invalid") from None
-    problems = schemas.violations(f"{name}-policy", data)
+    problems = schemas.problems(f"{name}-policy", data)
     if problems:
         raise PolicyError(f"policy {path.name} fails its schema: " + "; ".join(problems),
                           code="policy_invalid", details=problems)

@@ -47,6 +47,14 @@ def _describe(error) -> str:
     return f"fails '{error.validator}'"
 
 
+def problems(name: str, value: object) -> list[str]:
+    """Every violation, asking jsonschema only when the compiled check does not accept the value."""
+    accepts = fast_check(name)
+    if accepts is not None and accepts(value):
+        return []
+    return violations(name, value)
+
+
 def violations(name: str, value: object) -> list[str]:
     found = sorted(validator(name).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     return [f"{_where(e)}: {_describe(e)}" for e in found]
@@ -64,7 +72,8 @@ def check(name: str, value: object, *, code: str = "schema_violation", what: str
 
 # -- the compiled subset ---------------------------------------------------------------
 # Keywords: type, const, enum (strings and null only), pattern, minLength, maxLength,
-# properties, required, additionalProperties, items, anyOf; annotations are ignored; any
+# properties, required, additionalProperties, items, anyOf, minimum, maximum, minItems,
+# maxItems, uniqueItems (of strings), propertyNames; annotations are ignored; any
 # other keyword makes ``compile_schema`` return None (always ask jsonschema). As in JSON
 # Schema, a keyword constrains only values of the type it is about.
 
@@ -77,6 +86,7 @@ _TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
     "boolean": lambda v: isinstance(v, bool),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
 }
 
 
@@ -175,7 +185,45 @@ def _any_of(spec, _schema) -> Predicate:
     return lambda value: any(option(value) for option in options)
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _minimum(spec, _schema) -> Predicate:
+    return lambda value: not _is_number(value) or value >= spec
+
+
+def _maximum(spec, _schema) -> Predicate:
+    return lambda value: not _is_number(value) or value <= spec
+
+
+def _min_items(spec, _schema) -> Predicate:
+    return lambda value: not isinstance(value, list) or len(value) >= spec
+
+
+def _max_items(spec, _schema) -> Predicate:
+    return lambda value: not isinstance(value, list) or len(value) <= spec
+
+
+def _unique_items(spec, _schema) -> Predicate:
+    if spec is not True:
+        return None
+
+    def check(value) -> bool:
+        if not isinstance(value, list):
+            return True
+        # strings compare unambiguously; anything else is left to jsonschema (False = ask it)
+        return all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+    return check
+
+
+def _property_names(spec, _schema) -> Predicate:
+    each = _compile(spec)
+    return lambda value: not isinstance(value, dict) or all(each(name) for name in value)
+
+
 _KEYWORDS = {"type": _type, "const": _const, "enum": _enum, "pattern": _pattern,
              "minLength": _min_length, "maxLength": _max_length, "properties": _properties,
              "required": _required, "additionalProperties": _additional, "items": _items,
-             "anyOf": _any_of}
+             "anyOf": _any_of, "minimum": _minimum, "maximum": _maximum, "minItems": _min_items,
+             "maxItems": _max_items, "uniqueItems": _unique_items, "propertyNames": _property_names}
