@@ -356,18 +356,17 @@ def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
 
 
 def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, float]:
-    """Each session ranked by its best turn; every turn of it gets the session's RRF share."""
+    """Each session ranked by its best turn; every turn of it gets the session's RRF share.
+
+    A record with no session (a fact, a preference) is a session of its own: otherwise every
+    conversation turn would outrank every fact by the bonus alone in a mixed scope."""
     session_rank: dict[str, int] = {}
     for record_id in ranking:
-        session = space.records[record_id]["source"].get("session")
-        if session and session not in session_rank:
+        session = space.records[record_id]["source"].get("session") or record_id
+        if session not in session_rank:
             session_rank[session] = len(session_rank) + 1
-    bonus = {}
-    for record_id in ranking:
-        session = space.records[record_id]["source"].get("session")
-        if session:
-            bonus[record_id] = 1.0 / (k + session_rank[session])
-    return bonus
+    return {record_id: 1.0 / (k + session_rank[space.records[record_id]["source"].get("session") or record_id])
+            for record_id in ranking}
 
 
 def plan(space: SearchSpace, question: str, settings: dict, features, *, caller: str = "") -> PlanResult:

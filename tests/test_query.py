@@ -457,3 +457,18 @@ def test_an_index_whose_shard_was_rewritten_in_place_is_rebuilt_not_read_mid_lin
     index = open_index(ledger.store, scope)
     assert index.rebuilt_reason == "shards_changed"
     assert ledger.ids["tea"] in index
+
+
+def test_in_a_mixed_scope_the_best_matching_fact_outranks_weaker_conversation_turns(tmp_path):
+    """Session fusion gives conversation turns a session's share; a fact must not lose to
+    them merely for having no session."""
+    ledger = Ledger(tmp_path)
+    ledger.filler()
+    ledger.fact("home", "user.home_city", "The user lives in Berlin.", aliases=["home city"])
+    for number, text in enumerate(["The user booked flights for the conference in May.",
+                                   "Do you need a hotel near the venue?",
+                                   "Yes, walking distance to the venue would be great."]):
+        ledger.do("add", f"turn-{number}", kind="episode", statement=text, source="conversation",
+                  actor="agent", session="session_1", ref=f"S1:{number}")
+    result = run_query(ledger.store, QueryRequest("where does the user live?", "u1"))
+    assert result["evidence"][0]["id"] == ledger.ids["home"]
