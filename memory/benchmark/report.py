@@ -104,7 +104,8 @@ def provenance(argv: list[str]) -> dict:
             return None
         return done.stdout.strip() if done.returncode == 0 else None
 
-    status = git("status", "--porcelain", "--untracked-files=no")
+    # the reports folder is where this very run may be writing: it does not make the code dirty
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/reports")
     return {"command": shlex.join(argv), "commit": git("rev-parse", "--short", "HEAD"),
             "uncommitted_changes": bool(status) if status is not None else None,
             "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.system()}}
