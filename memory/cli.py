@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import uuid
 from pathlib import Path
@@ -145,21 +146,31 @@ def mutate(ctx, source, as_json):
       echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json
     Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5.
     """
-    raw = _read_source(source)
     store = _open_store(ctx)
+    # one byte past the cap is enough to refuse: a huge stdin is never read whole
+    raw = _read_source(source, limit=store.policies.mutation.caps["envelope_bytes"] + 1)
     result = store.mutate(raw)
     _emit(result, as_json, _result_text)
     if result["status"] == "refused":
         sys.exit(5)
 
 
-def _read_source(source: str) -> bytes:
+def _read_source(source: str, limit: int = -1) -> bytes:
     if source == "-":
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(limit)
     try:
-        return Path(source).read_bytes()
+        with open(source, "rb") as handle:
+            return handle.read(limit)
     except OSError:
         raise InputError(f"cannot read {source}", code="file_not_found") from None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> str:
+    """Memory text for a terminal: control characters (escape sequences among them) shown, not obeyed."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _result_text(result: dict) -> str:
@@ -374,7 +385,7 @@ def get(ctx, record_id, user, as_json):
 def _record_text(record: dict) -> str:
     valid = record["valid_time"]
     return (f"{record['id']} r{record['revision']} [{record['status']}] {record['kind']}"
-            f" {record['memory_key'] or ''}\n  {record['statement']}\n"
+            f" {record['memory_key'] or ''}\n  {_printable(record['statement'])}\n"
             f"  valid {valid['from']} .. {valid['to'] or 'open'}; recorded {record['recorded_time']['recorded_at']}"
             f" by {record['recorded_time']['recorded_by']}")
 
@@ -485,13 +496,14 @@ def _answer_text(result: dict) -> str:
         valid = item["valid_time"]
         source = item["source"]
         origin = source["type"] + (f" {source['ref']}" if source.get("ref") else "")
-        lines.append(f"{rank:>2}. {item['statement']}")
+        lines.append(f"{rank:>2}. {_printable(item['statement'])}")
         lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.2f}; "
                      f"valid {valid['from'][:10]}..{(valid['to'] or 'now')[:10]}; {origin}")
         for turn in item["context"]:
-            lines.append(f"      ~ {turn['source']['ref']}: {turn['statement']}")
+            lines.append(f"      ~ {turn['source']['ref']}: {_printable(turn['statement'])}")
     for item in result["audit_only"]:
-        lines.append(f"  (audit only, {item['blocked_by']}) {item['id']} [{item['status']}] {item['statement']}")
+        lines.append(f"  (audit only, {item['blocked_by']}) {item['id']} [{item['status']}] "
+                     f"{_printable(item['statement'])}")
     for step in result["planner"]["steps"]:
         lines.append(f"  step: {step}")
     return "\n".join(lines)

@@ -168,3 +168,18 @@ def test_the_llm_planner_without_a_key_exits_nonzero_with_that_message(store):
 def test_a_missing_store_is_a_store_error(tmp_path):
     result = CliRunner().invoke(main, ["--store", str(tmp_path / "nowhere"), "query", "where?", "--user", "u1"])
     assert result.exit_code == 7 and "store_not_found" in result.stderr
+
+
+def test_text_output_shows_control_characters_instead_of_sending_them_to_the_terminal(tmp_path, monkeypatch):
+    """A stored statement carrying an escape sequence must not repaint the user's terminal."""
+    from click.testing import CliRunner
+    from memory.cli import main
+    monkeypatch.setenv("MEMORY_STORE", str(tmp_path / "s"))
+    runner = CliRunner()
+    assert runner.invoke(main, ["init"]).exit_code == 0
+    added = runner.invoke(main, ["add", "The user likes \x1b[2Jjazz.", "--user", "u1", "--key", "user.music",
+                                 "--alias", "music"])
+    assert added.exit_code == 0, added.output
+    shown = runner.invoke(main, ["query", "what music does the user like?", "--user", "u1"])
+    assert shown.exit_code == 0
+    assert "\x1b" not in shown.output and "\\x1b[2Jjazz" in shown.output
