@@ -345,22 +345,24 @@ def forget(ctx, record_id, user, key, tx, reason, as_json):
 @main.command()
 @click.argument("record_id", required=False)
 @user_option
+@click.option("--key", "-k", default=None, help="Erase every record that ever filled this memory_key.")
 @click.option("--whole-scope", is_flag=True, help="Erase every record of the user's scope.")
 @tx_option
 @reason_option
 @json_option
 @click.pass_context
 @_run()
-def erase(ctx, record_id, user, whole_scope, tx, reason, as_json):
+def erase(ctx, record_id, user, key, whole_scope, tx, reason, as_json):
     """Remove a memory's content from every file (privacy); a content-free audit row remains.
 
     \b
     Example:
       memory erase mem_0123456789abcdef01234567 --user demo --reason "user asked"
+      memory erase --key user.home_city --user demo   # the slot's current and past values
     """
-    if bool(record_id) == bool(whole_scope):
-        raise UsageError("name one RECORD_ID, or pass --whole-scope", code="usage_error")
-    _submit(ctx, _envelope("erase", user, record_id=record_id, tx=tx, reason=reason), as_json)
+    if sum(map(bool, (record_id, key, whole_scope))) != 1:
+        raise UsageError("name one RECORD_ID, or --key, or pass --whole-scope", code="usage_error")
+    _submit(ctx, _envelope("erase", user, record_id=record_id, key=key, tx=tx, reason=reason), as_json)
 
 
 # -- reading ---------------------------------------------------------------------

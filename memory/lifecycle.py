@@ -396,10 +396,18 @@ def _forget(ctx: _Context) -> Plan:
 
 
 def _erase(ctx: _Context) -> Plan:
+    """A record by id; by memory_key, every record that ever filled the slot (its old values
+    are the same personal data); with neither, the whole scope."""
     target = ctx.envelope["target"]
-    if target.get("record_id") or target.get("memory_key"):
-        record = _target(ctx, by_key_status="active")
+    if target.get("record_id"):
+        record = _target(ctx)
         return Plan([], record["id"], None, erase_record_ids=[record["id"]])
+    if target.get("memory_key"):
+        slot = [r["id"] for r in ctx.state.currents() if r["memory_key"] == target["memory_key"]]
+        if not slot:
+            raise NotFoundError("no such record in this scope", code="record_not_found")
+        current = ctx.state.active_for_key(target["memory_key"])
+        return Plan([], current["id"] if current else slot[-1], None, erase_record_ids=slot)
     return Plan([], None, None, erase_record_ids=list(ctx.state.order), erase_scope=True)
 
 

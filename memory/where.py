@@ -24,7 +24,7 @@ OPERATIONS = {
     "back_up": "copy the whole store folder while no writer runs (or: memory export --user U per scope)",
     "move": "move the folder and point --store or $MEMORY_STORE at it; derived files travel or are rebuilt",
     "verify": "memory doctor --store PATH (recomputes every hash and manifest)",
-    "erase": "memory erase RECORD_ID --user U, or memory erase --user U --whole-scope",
+    "erase": "memory erase RECORD_ID --user U, memory erase --key KEY --user U, or memory erase --user U --whole-scope",
     "rebuild_derived": "delete index/ and views/; the next query and memory build recreate them",
 }
 

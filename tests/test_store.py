@@ -550,6 +550,20 @@ def test_erasing_a_record_named_by_key_erases_the_active_one(store):
     assert b"durian" not in all_bytes(store.root)
 
 
+def test_erasing_by_key_erases_the_slots_past_values_too(store):
+    """The old value of a slot is the same personal data as its current one."""
+    applied(store, add_env("The user lives in Reykjavik.", "user.home_city", "tx-old", valid_from="2020-01-01T00:00:00Z"))
+    applied(store, update_env("The user lives in Tromso.", "tx-new", key="user.home_city"))
+    applied(store, add_env("The user likes tea.", "user.drink", "tx-tea"))
+    result = applied(store, envelope("erase", "tx-erase", key="user.home_city"))
+    assert result["record_id"] == record_id_for(scope(), "tx-new")
+    everything = all_bytes(store.root)
+    assert b"Reykjavik" not in everything and b"Tromso" not in everything
+    assert b"tea" in everything  # another slot is untouched
+    row = reopen(store).audit_rows(scope())[-1]
+    assert sorted(row["record_ids"]) == sorted([record_id_for(scope(), "tx-old"), record_id_for(scope(), "tx-new")])
+
+
 def test_scope_json_and_manifests_never_hold_the_scope_key(store):
     applied(store, add_env("The user likes tea.", "user.drink", "tx-1", user="very-private-user-key"))
     directory = store.scope_dir(scope("very-private-user-key"))
