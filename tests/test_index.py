@@ -191,3 +191,79 @@ def test_empty_index_saves_and_loads(tmp_path):
     ScopeIndex(tmp_path, SETTINGS).save()
     index = ScopeIndex.open(tmp_path, SETTINGS)
     assert index.rebuilt_reason is None and len(index) == 0 and index.search("x", 3) == []
+
+
+# -- the delta: one new doc costs an append, not a rewrite -------------------------------------
+
+from memory.retrieval.index import DELTA_FILE  # noqa: E402
+
+
+def _corpus(count: int) -> list[tuple[str, str]]:
+    words = ["garden", "piano", "tax", "printer", "tyres", "library", "dentist", "standup", "folder"]
+    return [(f"d{n}", f"{words[n % 9]} {words[(n * 7) % 9]} note {n}") for n in range(count)]
+
+
+def _built(path, docs) -> ScopeIndex:
+    index = ScopeIndex(path, SETTINGS)
+    index.apply(docs, {"s": len(docs)})
+    index.save()
+    return ScopeIndex.open(path, SETTINGS)
+
+
+def test_one_new_doc_is_appended_to_the_delta_and_reloads_with_the_same_scores(tmp_path):
+    docs = _corpus(40)
+    index = _built(tmp_path / "i", docs)
+    base = (tmp_path / "i" / DATA_FILE).read_bytes()
+    index.apply([("new", "the piano tuner comes on friday")], {"s": 41})
+    index.save()
+    assert (tmp_path / "i" / DATA_FILE).read_bytes() == base   # the base was not rewritten
+    assert (tmp_path / "i" / DELTA_FILE).exists()
+    reloaded = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    assert reloaded.rebuilt_reason is None and "new" in reloaded and reloaded.cursor == {"s": 41}
+    fresh = _built(tmp_path / "fresh", docs + [("new", "the piano tuner comes on friday")])
+    query = tokenize("piano friday")
+    assert reloaded.scores(query) == pytest.approx(fresh.scores(query))
+
+
+def test_bytes_a_crashed_save_left_past_the_sidecar_are_ignored_then_overwritten(tmp_path):
+    index = _built(tmp_path / "i", _corpus(40))
+    index.apply([("a", "garden hose")], {"s": 41})
+    index.save()
+    with open(tmp_path / "i" / DELTA_FILE, "ab") as handle:
+        handle.write(b'{"g": "junk", "id": "ghost", "t": ["ghost"]}\n{"half')   # appended, never recorded
+    reloaded = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    assert reloaded.rebuilt_reason is None and "ghost" not in reloaded and "a" in reloaded
+    reloaded.apply([("b", "tax folder")], {"s": 42})
+    reloaded.save()
+    again = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    assert again.rebuilt_reason is None and {"a", "b"} <= set(again.doc_ids()) and "ghost" not in again
+
+
+@pytest.mark.parametrize("damage", ["short", "other_base"])
+def test_a_delta_that_does_not_match_its_sidecar_makes_the_index_stale(tmp_path, damage):
+    index = _built(tmp_path / "i", _corpus(40))
+    index.apply([("a", "garden hose")], {"s": 41})
+    index.save()
+    delta = tmp_path / "i" / DELTA_FILE
+    if damage == "short":
+        delta.write_bytes(delta.read_bytes()[:-5])
+    else:
+        delta.write_bytes(delta.read_bytes().replace(b'"g":"', b'"g":"x'))
+    assert ScopeIndex.open(tmp_path / "i", SETTINGS).rebuilt_reason is not None
+
+
+def test_a_large_delta_or_a_removal_folds_everything_into_the_base(tmp_path):
+    index = _built(tmp_path / "i", _corpus(40))
+    index.apply([(f"n{k}", f"piano note {k}") for k in range(index_module.DELTA_MIN_DOCS + 1)], {"s": 999})
+    index.save()
+    assert not (tmp_path / "i" / DELTA_FILE).exists()
+    reloaded = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    reloaded.apply([("z", "garden")], {"s": 1000})
+    reloaded.save()
+    assert (tmp_path / "i" / DELTA_FILE).exists()
+    reloaded = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    reloaded.remove("d0")
+    reloaded.save()
+    assert not (tmp_path / "i" / DELTA_FILE).exists()
+    final = ScopeIndex.open(tmp_path / "i", SETTINGS)
+    assert "d0" not in final and "z" in final and final.rebuilt_reason is None

@@ -1,9 +1,13 @@
 """One scope's persistent BM25 index: derived data, rebuildable at any time.
 
-Files in the index folder: ``index.bin`` (the BM25 state) and the sidecar
+Files in the index folder: ``index.bin`` (the BM25 state), ``index.delta``
+(docs added since, one JSON line each: base generation, id, tokens) and the sidecar
 ``index.meta.json`` = {"format", "tokenizer", "settings", "cursor", "docs",
-"generation"}. ``ScopeIndex.open`` loads both when the sidecar matches
-the tokenizer version and the settings asked for; otherwise it opens EMPTY and
+"generation", "delta_bytes", "delta_docs"}. A save after a few new docs appends
+them to the delta (a refresh after one record costs an append, not a rewrite);
+a large delta or a removal folds everything into a new base. Only the delta bytes
+the sidecar counts are read, so a crash mid-append is never half-read.
+``ScopeIndex.open`` loads them when the sidecar matches the tokenizer version and the settings asked for; otherwise it opens EMPTY and
 names why in ``rebuilt_reason`` (None when it loaded), and the caller replays
 the scope's records. ``cursor`` is the caller's bookmark (the store's bytes
 consumed per shard), stored verbatim. ``save`` writes the data file, then the
@@ -32,6 +36,11 @@ from .tokenize import TOKENIZER_VERSION, tokenize
 
 FORMAT = 1
 DATA_FILE = "index.bin"
+DELTA_FILE = "index.delta"
+# the delta is folded into the base once it holds more than this many docs, or 1/DELTA_FRACTION
+# of the index: replaying it costs a dict insert per term, rewriting the base a full encode
+DELTA_MIN_DOCS = 256
+DELTA_FRACTION = 10
 META_FILE = "index.meta.json"
 DEFAULT_EPSILON = 0.25
 MAGIC = b"MEMIDX\x00\x01"
@@ -66,6 +75,13 @@ class ScopeIndex:
         self.cursor: dict[str, int] = {}
         self.rebuilt_reason = rebuilt_reason
         self._bm25 = BM25Index(**_bm25_params(self.settings))
+        # what ``save`` may append instead of rewriting: the loaded base's generation, the delta
+        # bytes that belong to it, the docs added since, and whether anything was removed
+        self._base: str | None = None
+        self._delta_bytes = 0
+        self._delta_docs = 0
+        self._pending: list[tuple[str, list[str]]] = []
+        self._removed = False
 
     @classmethod
     def open(cls, directory: Path, settings: Mapping) -> ScopeIndex:
@@ -76,10 +92,14 @@ class ScopeIndex:
         bm25 = None
         if reason is None:
             bm25, reason = _read_data(index.directory / DATA_FILE, meta, index.settings)
-        if bm25 is None:
+        if bm25 is not None:
+            reason = _replay_delta(bm25, index.directory / DELTA_FILE, meta)
+        if reason is not None:
             index.rebuilt_reason = reason
-        else:
-            index._bm25, index.cursor = bm25, meta["cursor"]
+            return index
+        index._bm25, index.cursor = bm25, meta["cursor"]
+        index._base, index._delta_bytes = meta["generation"], meta.get("delta_bytes", 0)
+        index._delta_docs = meta.get("delta_docs", 0)
         return index
 
     # -- reading -----------------------------------------------------------
@@ -118,7 +138,10 @@ class ScopeIndex:
     def apply(self, docs: Iterable[tuple[str, str]], cursor: Mapping[str, int]) -> None:
         """Index (or re-index) each (doc_id, text), then move the cursor."""
         for doc_id, text in docs:
-            self._bm25.add(doc_id, tokenize(text))
+            tokens = tokenize(text)
+            self._removed |= doc_id in self._bm25  # a replaced doc cannot be expressed as an append
+            self._bm25.add(doc_id, tokens)
+            self._pending.append((doc_id, tokens))
         self.cursor = dict(cursor)
 
     def remove(self, doc_id: str) -> bool:
@@ -126,16 +149,71 @@ class ScopeIndex:
         if doc_id not in self._bm25:
             return False
         self._bm25.remove(doc_id)
+        self._removed = True
         return True
 
     def save(self) -> None:
-        """Write the data file, then the sidecar, each atomically."""
+        """Append the new docs to the delta file when the saved base still holds (the cheap,
+        common case: one new record), else rewrite the base and empty the delta."""
+        if self._base is not None and not self._removed and self._delta_fits():
+            self._append_delta()
+        else:
+            self._write_base()
+        self._pending, self._removed = [], False
+
+    def _delta_fits(self) -> bool:
+        docs = self._delta_docs + len(self._pending)
+        return docs <= max(DELTA_MIN_DOCS, len(self._bm25) // DELTA_FRACTION)
+
+    def _append_delta(self) -> None:
+        if self._pending:
+            lines = b"".join(dumps({"g": self._base, "id": doc_id, "t": tokens}) + b"\n"
+                             for doc_id, tokens in self._pending)
+            path = self.directory / DELTA_FILE
+            with open(path, "r+b" if path.exists() else "w+b") as handle:
+                handle.truncate(self._delta_bytes)  # bytes a crashed save left past the sidecar's count
+                handle.seek(self._delta_bytes)
+                handle.write(lines)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._delta_bytes += len(lines)
+            self._delta_docs += len(self._pending)
+        self._write_meta(self._base, len(self._bm25) - self._delta_docs)
+
+    def _write_base(self) -> None:
         generation = os.urandom(8).hex()
         state = self._bm25.to_state()
-        meta = {"format": FORMAT, "tokenizer": TOKENIZER_VERSION, "settings": self.settings,
-                "cursor": self.cursor, "docs": len(state["ids"]), "generation": generation}
         atomic_write(self.directory / DATA_FILE, _encode(state, generation))
+        self._base, self._delta_bytes, self._delta_docs = generation, 0, 0
+        self._write_meta(generation, len(state["ids"]))
+        (self.directory / DELTA_FILE).unlink(missing_ok=True)
+
+    def _write_meta(self, generation: str, base_docs: int) -> None:
+        meta = {"format": FORMAT, "tokenizer": TOKENIZER_VERSION, "settings": self.settings,
+                "cursor": self.cursor, "docs": base_docs, "generation": generation,
+                "delta_bytes": self._delta_bytes, "delta_docs": self._delta_docs}
         atomic_write(self.directory / META_FILE, dumps(meta, pretty=True))
+
+
+def _replay_delta(bm25: BM25Index, path: Path, meta: dict) -> str | None:
+    """Add the delta's docs to a loaded base; a delta shorter than the sidecar says, or written
+    for another base, makes the index stale (rebuilt), never half-read."""
+    size = meta.get("delta_bytes", 0)
+    if not size:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(size)
+        lines = [loads_trusted(line) for line in data.splitlines()]
+    except (OSError, ValueError):
+        return DATA_UNREADABLE
+    if len(data) != size or len(lines) != meta.get("delta_docs"):
+        return DATA_MISMATCH
+    for line in lines:
+        if not isinstance(line, dict) or line.get("g") != meta["generation"]:
+            return DATA_MISMATCH
+        bm25.add(line["id"], line["t"])
+    return None
 
 
 def _bm25_params(settings: Mapping) -> dict:
