@@ -171,8 +171,9 @@ def admit(raw: bytes | str | dict, policy: MutationPolicy) -> Admitted:
     schemas.check("envelope", envelope, what="envelope")
     _check_key_exactly(envelope)
     _check_caps(envelope, policy.caps)
-    digest = envelope_sha256(envelope)
-    envelope = _canonical_instants(nfc(envelope))
+    normalized = nfc(envelope)  # one walk serves the idempotency digest and the admitted copy
+    digest = hashlib.sha256(canonical_bytes(normalized)).hexdigest()
+    envelope = _canonical_instants(normalized)
     admission = _check_policy(envelope, policy)
     credential_present = _screen_credentials(envelope, policy)
     return Admitted(envelope, admission, digest, credential_present)
