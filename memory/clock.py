@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+from functools import lru_cache
 
 
 def format_instant(moment: _dt.datetime) -> str:
@@ -67,6 +68,17 @@ def parse_instant(text: str) -> _dt.datetime:
 
 def normalize_instant(text: str) -> str:
     """Any accepted instant spelling -> the canonical ``YYYY-MM-DDTHH:MM:SSZ``."""
+    if type(text) is str:
+        return _normalized_instant(text)  # an envelope often names one instant twice
+    return _normalize_instant(text)
+
+
+@lru_cache(maxsize=1024)
+def _normalized_instant(text: str) -> str:
+    return _normalize_instant(text)
+
+
+def _normalize_instant(text: str) -> str:
     try:
         return format_instant(parse_instant(text))
     except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last UTC instant

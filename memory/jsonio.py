@@ -36,7 +36,10 @@ def _finite_float(text: str) -> float:
 
 
 def _no_duplicate_keys(pairs: list) -> dict:
-    out: dict = {}
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out  # no key repeats (the common case, without a Python loop per key)
+    out = {}
     for key, value in pairs:
         if key in out:
             # the key is structure, not memory content, so naming it is safe
@@ -71,9 +74,13 @@ def loads_trusted(data: bytes | str) -> object:
 
 def nfc(value: object) -> object:
     """NFC-normalize every string in a JSON value; refuse floats."""
+    kind = type(value)
+    if kind is dict:
+        return _nfc_dict(value)
+    if kind is list:
+        return _nfc_list(value)
     if isinstance(value, str):
-        # the check is C and quick on ASCII; most strings are already NFC and stay as they are
-        return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
+        return _nfc_text(value)
     if isinstance(value, dict):
         return {nfc(k): nfc(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -81,6 +88,47 @@ def nfc(value: object) -> object:
     if isinstance(value, float):
         raise InputError("floats are not allowed in canonical JSON", code="float_not_allowed")
     return value
+
+
+def _nfc_text(text: str) -> str:
+    # an ASCII string is NFC (a flag test); else the C quick check; most strings stay as they are
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+# ``nfc`` is called on every envelope and every revision written, some 200 values each: the
+# plain JSON types are handled in the loops below without a call per value
+def _nfc_dict(value: dict) -> dict:
+    out = {}
+    for key, item in value.items():
+        if type(key) is not str or not key.isascii():
+            key = nfc(key)
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                item = _nfc_text(item)
+        elif kind is dict:
+            item = _nfc_dict(item)
+        elif item is not None and kind is not int and kind is not bool:
+            item = nfc(item)
+        out[key] = item
+    return out
+
+
+def _nfc_list(value: list) -> list:
+    out = []
+    for item in value:
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                item = _nfc_text(item)
+        elif kind is dict:
+            item = _nfc_dict(item)
+        elif item is not None and kind is not int and kind is not bool:
+            item = nfc(item)
+        out.append(item)
+    return out
 
 
 def canonical_bytes(value: object) -> bytes:

@@ -33,7 +33,7 @@ def seal(revision: dict) -> dict:
     """NFC-normalize a revision and attach its hash (returns a new dict)."""
     body = nfc({k: v for k, v in revision.items() if k != "hash"})
     body["hash"] = {"algorithm": "sha256", "canonicalization": CANONICALIZATION,
-                    "value": content_hash(body)}
+                    "value": hashlib.sha256(canonical_bytes(body)).hexdigest()}  # body has no hash yet
     return body
 
 
@@ -55,8 +55,16 @@ _PUNCT_EDGES = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
 
+# every ASCII character that ``[\W_]`` matches: the edge punctuation of an ASCII value
+_ASCII_EDGES = "".join(c for c in map(chr, range(128)) if not c.isalnum())
+
+
 def normalize_value(text: str) -> str:
     """The form a tombstone compares: NFKC, case-folded, spaces folded, edge punctuation off."""
+    if text.isascii():
+        # the same steps with str methods (every add hashes its value): NFKC leaves ASCII as
+        # it is, casefold is lower, split() and ``\s`` agree on whitespace
+        return " ".join(text.lower().split()).strip(_ASCII_EDGES)
     folded = unicodedata.normalize("NFKC", text).casefold()
     return _PUNCT_EDGES.sub("", _SPACES.sub(" ", folded).strip())
 

@@ -105,9 +105,87 @@ def compile_schema(schema: dict) -> Predicate | None:
 def _compile(schema: object) -> Predicate:
     if not isinstance(schema, dict) or set(schema) - _ANNOTATIONS - set(_KEYWORDS):
         raise _Unsupported
+    fused = _fused(schema, set(schema) - _ANNOTATIONS)
+    if fused is not None:
+        return fused
     checks = [_KEYWORDS[key](schema[key], schema) for key in schema if key in _KEYWORDS]
-    checks = [check for check in checks if check is not None]
-    return lambda value: all(check(value) for check in checks)
+    return _every([check for check in checks if check is not None])
+
+
+def _every(checks: list[Predicate]) -> Predicate:
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(value) -> bool:
+        for each in checks:
+            if not each(value):
+                return False
+        return True
+    return check
+
+
+# -- fused shapes --------------------------------------------------------------------------
+# The common nodes of the schemas in use (an object of known properties, an array of items, a
+# string with its bounds) as one function each, instead of a closure per keyword joined by
+# ``all`` over a generator: admitting an envelope walks ~40 nodes. Same rules as the keyword
+# checks below; a type test is ``type(v) is dict`` where those say ``isinstance`` (stricter:
+# a subclass, which JSON never yields, is left to jsonschema, so the predicate stays sound).
+
+_OBJECT_KEYS = frozenset({"type", "properties", "required", "additionalProperties"})
+_STRING_KEYS = frozenset({"type", "enum", "const", "minLength", "maxLength", "pattern"})
+
+
+def _fused(schema: dict, keys: set) -> Predicate | None:
+    kind = schema.get("type")
+    if kind == "object" and keys <= _OBJECT_KEYS:
+        return _object_shape(schema)
+    if kind == "array" and keys <= {"type", "items"}:
+        each = _compile(schema["items"]) if "items" in schema else None
+        return lambda value: type(value) is list and (each is None or all(map(each, value)))
+    names = [kind] if isinstance(kind, str) else kind
+    if isinstance(names, list) and "string" in names and set(names) <= {"string", "null"} and keys <= _STRING_KEYS:
+        return _string_shape(schema, "null" in names)
+    return None
+
+
+def _object_shape(schema: dict) -> Predicate:
+    properties = {name: _compile(sub) for name, sub in schema.get("properties", {}).items()}
+    required = frozenset(schema.get("required", ()))
+    additional = schema.get("additionalProperties", True)
+    extra = None if additional is True else False if additional is False else _compile(additional)
+
+    def check(value) -> bool:
+        if type(value) is not dict or not required <= value.keys():
+            return False
+        for name, item in value.items():
+            sub = properties.get(name)
+            if sub is None:
+                if extra is False or (extra is not None and not extra(item)):
+                    return False
+            elif not sub(item):
+                return False
+        return True
+    return check
+
+
+def _string_shape(schema: dict, or_null: bool) -> Predicate:
+    allowed = None
+    if "enum" in schema:
+        allowed = _literals(schema["enum"])
+    if "const" in schema:
+        allowed = _literals([schema["const"]]) & (allowed if allowed is not None else {schema["const"]})
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+    regex = re.compile(schema["pattern"]) if "pattern" in schema else None
+    null_ok = or_null and (allowed is None or None in allowed)
+
+    def check(value) -> bool:
+        if type(value) is not str:
+            return null_ok and value is None
+        size = len(value)
+        return (size >= shortest and (longest is None or size <= longest)
+                and (allowed is None or value in allowed)
+                and (regex is None or regex.search(value) is not None))
+    return check
 
 
 def _type(spec, _schema) -> Predicate:
@@ -182,7 +260,13 @@ def _items(spec, _schema) -> Predicate:
 
 def _any_of(spec, _schema) -> Predicate:
     options = [_compile(sub) for sub in spec]
-    return lambda value: any(option(value) for option in options)
+
+    def check(value) -> bool:
+        for option in options:
+            if option(value):
+                return True
+        return False
+    return check
 
 
 def _is_number(value) -> bool:

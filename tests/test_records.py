@@ -106,3 +106,18 @@ def test_a_record_survives_write_then_read_with_its_hash(statement):
         assert record["hash"]["value"] == plain_hash(record)
         line = fresh.shard_paths(scope())[0].read_bytes()
         assert line.endswith(b"\n") and line.count(b"\n") == 1    # control chars are escaped, one line
+
+
+def _normalized_by_regex(text: str) -> str:
+    # normalize_value as first written: the tombstone contract its ASCII shortcut must keep
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"^[\W_]+|[\W_]+$", "", re.sub(r"\s+", " ", folded).strip())
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=30) | st.text(max_size=12))
+@example(" \x1c_Hello,\t\x0bWORLD!_ \x1f")
+@example("ß ſ é")
+@example("")
+def test_normalize_value_equals_its_regex_definition(text):
+    assert normalize_value(text) == _normalized_by_regex(text)
