@@ -246,3 +246,30 @@ def test_idf_of_known_term_matches_rank_bm25_and_unseen_term_is_rarest():
     assert index.idf("a") == pytest.approx(reference.idf["a"])  # the epsilon floor case
     unseen = index.idf("zzz")
     assert unseen > max(reference.idf.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpus=st.lists(TOKENS, min_size=1, max_size=12), queries=st.lists(QUERY, min_size=1, max_size=5),
+       extra=st.lists(TOKENS, max_size=3))
+def test_a_query_extending_a_recent_one_scores_exactly_as_from_scratch(corpus, queries, extra):
+    # the planner searches a question, then the question plus feedback terms: the second
+    # starts from the first one's sums, which must give the same floats in the same order
+    docs = {f"d{i}": tokens for i, tokens in enumerate(corpus)}
+    index = build(docs)
+    for query in queries + [queries[0] + queries[-1], queries[-1] + queries[0] + ["a"], queries[0], queries[-1]]:
+        assert list(index.scores(query).items()) == list(build(docs).scores(query).items())
+    for i, tokens in enumerate(extra):  # a change forgets the remembered sums
+        index.scores(queries[0])
+        index.add(f"x{i}", tokens)
+        query = queries[0] + ["a", "b"]
+        assert list(index.scores(query).items()) == without_memo(index, query)
+
+
+def without_memo(index: BM25Index, query: list[str]) -> list:
+    # an index changed in place may differ in the last bit from a fresh build (its idf floor
+    # sums the df histogram in another order), so the reference is the same index, unmemoized
+    remembered, index._recent = index._recent, []
+    try:
+        return list(index.scores(query).items())
+    finally:
+        index._recent = remembered

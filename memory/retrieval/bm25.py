@@ -31,6 +31,8 @@ INT_FIELDS = ("doc_offsets", "doc_terms", "posting_offsets", "postings", "tfs")
 # Removed documents leave holes in the slot lists; squeeze them out once they
 # outnumber the live documents, so a long-lived index does not grow forever.
 _MIN_HOLES_TO_COMPACT = 64
+# queries whose sums are kept for a later query that extends them (``_recent_prefix``)
+_RECENT_QUERIES = 3
 
 
 class BM25Index:
@@ -190,6 +192,8 @@ class BM25Index:
         self._df_hist: Counter[int] | None = None  # built when the idf floor is first needed
         self._idf_cache: dict[str, float] = {}
         self._idf_floor: float | None = None
+        self._norm_cache: list[float] | None = None
+        self._recent: list[tuple[tuple, dict[int, float]]] = []
 
     def _doc_term_ids(self, slot: int) -> Sequence[int]:
         if slot < self._base_docs:
@@ -224,14 +228,13 @@ class BM25Index:
     def _slot_scores(self, query_tokens: Iterable[str]) -> dict[int, float]:
         # The arithmetic mirrors rank-bm25 operation by operation, and each
         # document accumulates in query order as there, so the floats agree.
-        acc: dict[int, float] = {}
-        if not self._slot_of:
-            return acc
-        k1, b, lens = self.k1, self.b, self._lens
-        # hoisted, but evaluated exactly as rank-bm25's (1 - b) + b * dl / avgdl
-        k1_plus_1, one_minus_b = k1 + 1, 1 - b
-        avgdl = self._total_len / len(self._slot_of)
-        for token in query_tokens:
+        # The result is shared with the recent-query memo: callers only read it.
+        if not self._total_len:
+            return {}  # no document holds a token (and avgdl would be 0)
+        tokens = tuple(query_tokens)
+        done, acc = self._recent_prefix(tokens)
+        k1_plus_1, norms = self.k1 + 1, self._norms()
+        for token in tokens[done:]:
             term_id = self._term_id.get(token)
             if term_id is None:
                 continue
@@ -239,10 +242,32 @@ class BM25Index:
             if not slots:
                 continue
             idf = self._idf(token, len(slots))
+            get = acc.get
             for slot, tf in zip(slots, tfs):
-                acc[slot] = acc.get(slot, 0.0) + idf * (
-                    tf * k1_plus_1 / (tf + k1 * (one_minus_b + b * lens[slot] / avgdl)))
+                acc[slot] = get(slot, 0.0) + idf * (tf * k1_plus_1 / (tf + norms[slot]))
+        self._recent = [(tokens, acc)] + self._recent[:_RECENT_QUERIES - 1]
         return acc
+
+    def _recent_prefix(self, tokens: tuple) -> tuple[int, dict[int, float]]:
+        """(how many leading tokens are already summed, a copy of their sums) from the longest
+        recent query that ``tokens`` extends: a planner searches a question, then the question
+        plus feedback terms; the sums of the shared tokens are the same floats in the same
+        order, so only the new tokens are added. Cleared by every change (``_touch``)."""
+        best: tuple = ()
+        found: dict[int, float] = {}
+        for seen, acc in self._recent:
+            if len(best) < len(seen) <= len(tokens) and tokens[:len(seen)] == seen:
+                best, found = seen, acc
+        return len(best), dict(found)
+
+    def _norms(self) -> list[float]:
+        """Per slot, the length part of the BM25 denominator, k1 * ((1 - b) + b * dl / avgdl),
+        evaluated exactly as rank-bm25 does; computed once per version of the index."""
+        if self._norm_cache is None:
+            k1, b, one_minus_b = self.k1, self.b, 1 - self.b
+            avgdl = self._total_len / len(self._slot_of)
+            self._norm_cache = [k1 * (one_minus_b + b * length / avgdl) for length in self._lens]
+        return self._norm_cache
 
     def _idf(self, term: str, df: int) -> float:
         idf = self._idf_cache.get(term)
@@ -299,6 +324,8 @@ class BM25Index:
         self._version += 1
         self._idf_cache.clear()
         self._idf_floor = None
+        self._norm_cache = None
+        self._recent = []
 
     def _intern(self, term: str) -> int:
         term_id = self._term_id.get(term)
