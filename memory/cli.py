@@ -7,7 +7,9 @@ success); 1 unexpected; 2 usage; 3 bad input; 4 bad policy; 5 refused;
 """
 from __future__ import annotations
 
+import atexit
 import functools
+import gc
 import os
 import re
 import sys
@@ -18,6 +20,14 @@ import click
 
 from . import vocabulary as V
 from .errors import InputError, MemoryStoreError, UsageError
+
+# A command's process ends right after it prints. At exit the interpreter would walk every
+# object still alive (the scope's records, the index, every imported module) looking for
+# cycles, only to free memory the OS takes back anyway: ~10 ms after a `memory query`, a
+# tenth of its budget. Frozen objects are skipped by that walk. Python never promised to
+# finalize objects alive at exit, and nothing here depends on it: every write is flushed
+# and fsynced before its command returns.
+atexit.register(gc.freeze)
 
 EPILOG_EXIT = "Exit codes: 0 ok, 2 usage, 3 bad input, 5 refused, 6 not found, 7 store problem."
 

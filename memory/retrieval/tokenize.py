@@ -74,6 +74,23 @@ _stemmer_lock = threading.Lock()
 
 def tokenize(text: str) -> list[str]:
     """The terms of ``text``, in order, repeats kept."""
+    if len(text) <= _SHORT_TEXT:
+        return list(_short_terms(text))
+    return _terms(text)
+
+
+# A query tokenizes its question several times (the search, coverage, names, subjects) and
+# the same few speaker names per candidate: short texts keep their terms. Documents, mostly
+# longer, are tokenized once each and are not kept.
+_SHORT_TEXT = 128
+
+
+@lru_cache(maxsize=4096)
+def _short_terms(text: str) -> tuple[str, ...]:
+    return tuple(_terms(text))
+
+
+def _terms(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
     terms: list[str] = []
     for match in _TOKEN_RE.finditer(text):
@@ -134,10 +151,38 @@ def _stem(word: str) -> str:
     global _stemmer
     with _stemmer_lock:
         if _stemmer is None:
-            # Imported here: the package imports every language (~15 ms), a cost
-            # that commands which never tokenize should not pay. The pure-Python
-            # class is named directly so stems do not change when PyStemmer
-            # happens to be installed.
-            from snowballstemmer.english_stemmer import EnglishStemmer
-            _stemmer = EnglishStemmer()
+            _stemmer = _english_stemmer_class()()
         return _stemmer.stemWord(word)
+
+
+# The private package the English stemmer's modules are loaded under (``_english_stemmer_class``).
+_SNOWBALL_ALIAS = "_memory_snowball_english"
+
+
+def _english_stemmer_class() -> type:
+    """Snowball's pure-Python English stemmer class, loaded without the package's ``__init__``.
+
+    That ``__init__`` imports all 36 of its stemmers (~15 ms, a third of a query process's own
+    imports) to fill a language table this module never reads. The generated
+    ``english_stemmer`` module imports only its siblings ``basestemmer`` and ``among``, so it
+    is loaded from the installed package's folder under a private package name whose
+    ``__init__`` never runs: the code, and so every stem, is the installed package's own
+    (tests/test_startup.py compares them). The class is named directly, never through
+    ``snowballstemmer.stemmer``, so stems do not change when PyStemmer happens to be
+    installed. Called once per process, under ``_stemmer_lock``.
+    """
+    import importlib
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    installed = None if "snowballstemmer" in sys.modules else importlib.util.find_spec("snowballstemmer")
+    if installed is None or not installed.submodule_search_locations:
+        # already imported by someone else (nothing left to save), or not installed (ImportError)
+        from snowballstemmer.english_stemmer import EnglishStemmer
+        return EnglishStemmer
+    if _SNOWBALL_ALIAS not in sys.modules:
+        alias = importlib.machinery.ModuleSpec(_SNOWBALL_ALIAS, None, is_package=True)
+        alias.submodule_search_locations = list(installed.submodule_search_locations)
+        sys.modules[_SNOWBALL_ALIAS] = importlib.util.module_from_spec(alias)
+    return importlib.import_module(f"{_SNOWBALL_ALIAS}.english_stemmer").EnglishStemmer
