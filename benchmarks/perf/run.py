@@ -20,6 +20,7 @@ one-record refresh), ``profile`` (import time, cProfile).
 from __future__ import annotations
 
 import argparse
+import compileall
 import cProfile
 import gc
 import hashlib
@@ -154,6 +155,9 @@ def snapshot_source(scratch: Path) -> dict:
         for path in sorted((target / part).rglob("*")):
             if path.is_file():
                 digest.update(str(path.relative_to(target)).encode() + b"\0" + path.read_bytes())
+    # an installed package has its bytecode compiled (pip does it); without this, every
+    # measured process would compile the copy from source (PYTHONDONTWRITEBYTECODE may be set)
+    compileall.compile_dir(target / "memory", quiet=1)
     return {"path": str(target), "sha256": digest.hexdigest()[:16],
             "uncommitted": _git("status", "--porcelain", "--", *SNAPSHOT_PARTS).splitlines()}
 
