@@ -59,8 +59,7 @@ class SearchSpace:
         return self._memo.setdefault(name, {})
 
     def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
-        # nlargest keeps ties in scoring order, as a stable sort by descending score does
-        return heapq.nlargest(limit, self.scores(tokens).items(), key=itemgetter(1))
+        return _best(self.scores(tokens), limit)
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 of every record this space may return that holds a term; with a
@@ -126,13 +125,38 @@ class SearchSpace:
     def speaker(self, record_id: str) -> str | None:
         return (self.records[record_id].get("source") or {}).get("speaker")
 
-    def speakers(self) -> dict[str, str]:
-        """Speaker term -> speaker, over the records this space may return (computed once)."""
+    def speakers(self) -> dict[str, tuple[str, ...]]:
+        """Speaker term -> every speaker whose name holds it, sorted ("maria" -> "Maria Brown",
+        "Maria Romano"), over the records this space may return (computed once). Every name
+        sharing a term is kept: keeping one would pick it by set order, which changes from one
+        process to the next."""
         speakers = self._memo.get("speakers")
         if speakers is None:
             names = {(record.get("source") or {}).get("speaker") for record in self.records.values()} - {None}
-            speakers = self._memo["speakers"] = {term: name for name in names for term in tokenize(name)}
+            by_term: dict[str, list[str]] = {}
+            for name in sorted(names):
+                for term in tokenize(name):
+                    if name not in by_term.setdefault(term, []):
+                        by_term[term].append(name)
+            speakers = self._memo["speakers"] = {term: tuple(found) for term, found in by_term.items()}
         return speakers
+
+
+def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` best (id, score), best first, ties in ``scores`` order: exactly
+    ``heapq.nlargest(limit, scores.items(), key=itemgetter(1))`` (a stable sort by descending
+    score). nlargest walks every item in Python; when they are few against ``limit`` (a search
+    of a small scope), sorting the bare floats in C finds the limit-th score, and only the
+    items at or above it are sorted, stably, as nlargest would order them."""
+    if limit <= 0 or len(scores) > 8 * limit:
+        return heapq.nlargest(limit, scores.items(), key=itemgetter(1))
+    if len(scores) > limit:
+        floor = sorted(scores.values(), reverse=True)[limit - 1]
+        items = [(rid, score) for rid, score in scores.items() if score >= floor]
+    else:
+        items = list(scores.items())
+    items.sort(key=itemgetter(1), reverse=True)
+    return items[:limit]
 
 
 def entity_terms(question: str) -> list[str]:
@@ -183,7 +207,7 @@ def named_speakers(space: SearchSpace, question: str) -> set[str]:
     if not by_term:
         return set()
     capitalized = " ".join(w for w in question.split() if w[:1].isupper())
-    return {by_term[t] for t in tokenize(capitalized) if t in by_term}
+    return {name for t in tokenize(capitalized) if t in by_term for name in by_term[t]}
 
 
 def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], limit: int) -> list[str]:
