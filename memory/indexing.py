@@ -11,18 +11,24 @@ from __future__ import annotations
 import shutil
 
 from .jsonio import loads_trusted
-from .retrieval.temporal import date_words
+from .retrieval.temporal import date_words, relative_date_words
 from .paths import scope_digest
+from .retrieval import dense
 from .retrieval.index import ScopeIndex
 from .store import Store, pinned_offsets, shard_files, shard_pin
 
 
-def document_text(record: dict, *, speaker_field: bool = False, date_field: bool = False) -> str:
+def document_text(record: dict, *, speaker_field: bool = False, date_field: bool = False,
+                  relative_dates: bool = False) -> str:
     """What a record is found by: statement, aliases, tags, key words (and the speaker, if asked).
 
     With ``date_field``, an episode also holds the day it was said, in words ("13 October 2023
     Friday"): questions place events by calendar date ("in July", "on 13 October, 2023"),
-    which the utterance itself rarely repeats. Costs four terms per episode."""
+    which the utterance itself rarely repeats. Costs four terms per episode.
+
+    With ``relative_dates``, an episode also holds, in the same words, each day it names
+    relative to when it was said: "I went yesterday" said on 8 May 2023 -> "7 May 2023 Sunday",
+    "last month" -> "April 2023" (``temporal.relative_date_words``)."""
     parts = [record["statement"], *record.get("aliases", []), *record.get("tags", [])]
     if record.get("memory_key"):
         parts.append(record["memory_key"].replace(".", " ").replace("_", " "))
@@ -33,6 +39,8 @@ def document_text(record: dict, *, speaker_field: bool = False, date_field: bool
         parts.append(speaker)
     if date_field and record["kind"] == "episode":
         parts.append(date_words(record["valid_time"]["from"]))
+    if relative_dates and record["kind"] == "episode":
+        parts.append(relative_date_words(record["statement"], record["valid_time"]["from"]))
     return "\n".join(parts)
 
 
@@ -40,7 +48,8 @@ def index_settings(store: Store) -> dict:
     bm25 = store.policies.retrieval.bm25
     return {"k1": bm25["k1"], "b": bm25["b"], "epsilon": bm25.get("epsilon", 0.25),
             "speaker_field": store.policies.retrieval.feature("speaker_field"),
-            "date_field": store.policies.retrieval.feature("date_field")}
+            "date_field": store.policies.retrieval.feature("date_field"),
+            "relative_dates": store.policies.retrieval.feature("relative_dates")}
 
 
 def open_index(store: Store, scope: dict) -> ScopeIndex:
@@ -80,7 +89,8 @@ def _refreshed(store: Store, scope: dict, directory) -> ScopeIndex:
             record = loads_trusted(line)
             if record["revision"] == 1 and record["id"] not in index:
                 docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"],
-                                                               date_field=settings["date_field"])))
+                                                               date_field=settings["date_field"],
+                                                               relative_dates=settings["relative_dates"])))
         cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
     index.apply(docs, cursor)
     _save_unless_moved(index, shards, store, scope)
@@ -97,3 +107,40 @@ def _save_unless_moved(index: ScopeIndex, shards: dict, store: Store, scope: dic
     now = {p.name: p.stat().st_ino for p in store.shard_paths(scope)}
     if any(now.get(name) != inode for name, (_, _, inode) in shards.items()):
         shutil.rmtree(index.directory, ignore_errors=True)
+
+
+def open_dense(store: Store, scope: dict, records: dict | None = None):
+    """(the scope's dense vectors, None) or (None, why not): the ``dense_search`` arm's index.
+
+    The vectors of the scope's current records are cached on disk beside the BM25 index
+    (``retrieval.dense``) and on the store until the scope's files change, so only the
+    question is embedded per query. ``records`` other than the current ones (a view as
+    recorded at an instant) get an unsaved copy, re-embedding only the records whose text
+    differs. Without the ``dense`` extra the answer is (None, the reason): lexical search goes on.
+    """
+    try:
+        encoder = dense.load_encoder()
+    except dense.DenseUnavailable as exc:
+        return None, str(exc)
+    current = store.derived(scope, "dense_index", lambda state: _dense_current(store, scope, state, encoder))
+    if records is None:
+        return current, None
+    view = current.copy()
+    view.refresh({rid: dense.dense_text(record) for rid, record in records.items()})
+    return view, None
+
+
+def _dense_current(store: Store, scope: dict, state, encoder) -> dense.DenseIndex:
+    texts = {record["id"]: dense.dense_text(record) for record in state.currents()}
+    digest = scope_digest(scope["type"], scope["key"])
+    index = dense.DenseIndex.open(store.layout.index_dir(digest) / dense.CACHE_FILE, encoder)
+    if index.refresh(texts):
+        try:
+            index.save()
+        except OSError:
+            return index  # derived data: a read-only store still answers, it re-embeds next time
+        if store.state(scope) is not state:
+            # a writer changed the scope meanwhile (an erasure drops the index folder under the
+            # lock): vectors of the state read before it must not be written back
+            index.path.unlink(missing_ok=True)
+    return index

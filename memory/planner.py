@@ -3,7 +3,8 @@
 Offline and repeatable. Steps (each can be switched off in the retrieval
 policy's ``features``): search the whole question; search its entities,
 numbers and dates; search again with terms learned from the first results
-(pseudo-relevance feedback); fuse the rankings with reciprocal rank fusion,
+(pseudo-relevance feedback); rank by sentence embedding (``dense_search``, an optional
+extra); fuse the rankings with reciprocal rank fusion,
 per record and per session; expand episodes to neighbouring turns of the same
 session. It stops within ``planner.max_steps`` searches. It only reads.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
+from .retrieval.temporal import relative_date_words
 from .retrieval.tokenize import tokenize
 
 _ENTITY = re.compile(r"\b(?:[A-Z][\w'-]+|\d[\d/:.-]*)\b")
@@ -42,6 +44,11 @@ class PlanResult:
 
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
+
+    # the ``dense_search`` arm: a ``retrieval.dense.DenseIndex`` over these records, or None
+    # with the reason in ``dense_note`` (the extra is not installed: lexical search goes on)
+    dense = None
+    dense_note: str | None = None
 
     def __init__(self, index, records: dict[str, dict], sessions: dict[str, list[str]] | None = None,
                  memo: dict | None = None) -> None:
@@ -197,6 +204,16 @@ _RELATIONS = frozenset(tokenize(
     "stepson stepdaughter friend friends roommate flatmate housemate neighbour neighbor "
     "boss manager colleague coworker teammate landlord landlady tenant mentor therapist doctor "
     "dentist teacher coach nanny babysitter"))
+# ``person_possessors``: possessives that name a thing, not someone's ("Valentine's day",
+# "a master's thesis", "New Year's Eve"): by the owned word or by the possessor
+_THING_OWNED = frozenset(tokenize("day eve night degree degrees diploma thesis program programme course"))
+_THING_POSSESSORS = frozenset(tokenize("master masters bachelor bachelors"))
+# "my coworker and brother", "my mom or my dad": relations named side by side are alternatives
+_COORDINATED = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)((?:\s*(?:,|\band\b|\bor\b|&)\s*"
+                          r"(?:(?:my|our)\s+)?[^\W_][\w-]*)+)")
+_COORDINATED_WORD = re.compile(r"(?i)(?:,|\band\b|\bor\b|&)\s*(?:(?:my|our)\s+)?([^\W_][\w-]*)")
+
+
 def named_speakers(space: SearchSpace, question: str) -> set[str]:
     """The scope's speakers a question names ("What did Melanie paint?").
 
@@ -232,12 +249,18 @@ def _speaker_terms(speaker: str) -> frozenset:
     return frozenset(terms | {_folded(term) for term in terms})
 
 
-def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[list[str], list[str]]:
+def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
+                  persons_only: bool = False) -> tuple[list[str], list[str]]:
     """What the question is about, which evidence must hold: (every possessor in it but the
     caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
     "Akira's son" asked by Akira -> son; at least one of the scope's
     speakers it names — "What did John and Tim discuss?" is answered by either). Never the
-    caller's own name. Terms are folded (no diacritics)."""
+    caller's own name. Terms are folded (no diacritics).
+
+    ``persons_only`` (the ``person_possessors`` feature): a possessive that names a thing
+    ("Valentine's day", "my master's thesis") has no subject, and relations named side by side
+    ("gifts for my coworker and brother") are alternatives, like named speakers: a record about
+    either may answer."""
     text = _folded(question.replace("\u2019", "'"))
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
@@ -246,12 +269,31 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "") -> tuple[
     possessive: set[str] = set()
     for possessor, owned in _POSSESSIVE.findall(text):
         terms = set(tokenize(possessor))
+        if persons_only and _names_a_thing(terms, owned):
+            continue
         # "Akira's son" asked by Akira is "my son": the relation is the subject
         possessive |= (set(tokenize(owned)) & _RELATIONS) if terms and terms <= own else terms
     for owned in _FIRST_PERSON.findall(text):
         possessive |= set(tokenize(owned)) & _RELATIONS
-    possessive = sorted(possessive - own - set(speakers))
+    alternatives = _coordinated_relations(text) if persons_only else set()
+    possessive = sorted(possessive - own - set(speakers) - alternatives)
+    if alternatives - own:
+        speakers = sorted(set(speakers) | (alternatives - own))
     return possessive, speakers
+
+
+def _names_a_thing(possessor: set[str], owned: str) -> bool:
+    return bool(possessor & _THING_POSSESSORS) or bool(set(tokenize(owned)) & _THING_OWNED)
+
+
+def _coordinated_relations(text: str) -> set[str]:
+    """Relations listed together after "my"/"our": "my coworker and brother" -> both."""
+    found: set[str] = set()
+    for first, rest in _COORDINATED.findall(text):
+        listed = set(tokenize(" ".join([first, *_COORDINATED_WORD.findall(rest)]))) & _RELATIONS
+        if len(listed) > 1:
+            found |= listed
+    return found
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -284,7 +326,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     Melanie did while only Caroline did it. ``asserted_support``: coverage counts only what the
     record states, not what it asks. With neither, support is plain coverage.
     """
-    required, speakers = subject_terms(space, question, caller) if features("subject_attribution") else ([], [])
+    required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"))
+                          if features("subject_attribution") else ([], []))
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
     if features("asserted_support"):
         covers = lambda record_id: _share(asserted_terms(space, record_id), weights)  # noqa: E731
@@ -393,11 +436,33 @@ def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, 
             for record_id in ranking}
 
 
-def plan(space: SearchSpace, question: str, settings: dict, features, *, caller: str = "") -> PlanResult:
+def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dict]) -> list[str]:
+    """The records nearest the question by embedding (cosine), best first: what words alone
+    miss ("desserts" / "coconut milk ice cream"). Without the dense index, none, and a step
+    that says why."""
+    if space.dense is None:
+        steps.append({"action": "search", "kind": "dense", "hits": 0,
+                      "skipped": space.dense_note or "no dense index"})
+        return []
+    ranking = [rid for rid, _ in space.dense.rank(question, space.records, limit)]
+    steps.append({"action": "search", "kind": "dense", "hits": len(ranking)})
+    return ranking
+
+
+def question_date_terms(question: str, as_of: str) -> list[str]:
+    """The days a question names relative to when it is asked, as date terms ("What did I buy
+    10 days ago?" asked on 25 March 2023 -> 15 march 2023 wednesday): with ``date_field`` and
+    ``relative_dates``, episodes are indexed under the same words."""
+    return tokenize(relative_date_words(question, as_of))
+
+
+def plan(space: SearchSpace, question: str, settings: dict, features, *, caller: str = "",
+         as_of: str | None = None) -> PlanResult:
     """Run the searches and return candidates ranked by fused score.
 
     ``caller`` is the scope's own key: a question that names its own user ("What does Ravi
     take in the morning?") is about the scope, so that name does not count in coverage.
+    ``as_of`` is when the question is asked: ``question_dates`` resolves "last Saturday" from it.
     """
     per_search, k = settings["candidates_per_search"], settings["rrf_k"]
     budget = settings["max_steps"]
@@ -427,11 +492,19 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
             ranking = speaker_ranking(space, terms, speakers, per_search)
             steps.append({"action": "search", "kind": "speaker", "speakers": sorted(speakers), "hits": len(ranking)})
             rankings += [ranking] * int(settings.get("speaker_weight", 1))
+    if features("question_dates") and as_of and len(steps) < budget:
+        dates = question_date_terms(question, as_of)
+        if dates:
+            rankings.append(search("dates", terms + dates))
     if features("feedback_expansion") and first and len(steps) < budget:
         extra = feedback_terms(space, first[:3], set(terms), 5)
         if extra:
             rankings.append(search("feedback", terms + extra))
     fused = _rrf(rankings, k)
+    if features("dense_search") and len(steps) < budget:
+        weight = settings.get("dense_weight", 1.0)
+        for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
+            fused[record_id] += weight / (k + rank)
     if features("session_fusion"):
         for record_id, bonus in _session_bonus(space, first, k).items():
             fused[record_id] += bonus

@@ -14,7 +14,7 @@ from . import decision as decide_mod
 from . import planner
 from .clock import normalize_instant
 from .errors import UsageError
-from .indexing import open_index
+from .indexing import open_dense, open_index
 from .store import Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
@@ -146,7 +146,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evalu
         if request.kinds:
             view = _of_kinds(view, request.kinds)
         space = planner.SearchSpace(open_index(store, scope), view.records, view.sessions, view.memo)
-        result = _plan(space, request, settings, retrieval, llm_transport)
+        if retrieval.feature("dense_search"):
+            space.dense, space.dense_note = open_dense(store, scope, None if recorded_as_of is None else view.records)
+        result = _plan(space, request, settings, retrieval, llm_transport, as_of)
         steps += result.steps
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
@@ -203,11 +205,11 @@ def search_eligible(store: Store, request: QueryRequest) -> list[dict]:
     return _with_context(store, evaluation, evaluation.verdict.eligible[:request.limit])
 
 
-def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport):
+def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport, as_of: str | None = None):
     if request.planner == "llm":
         from .llm_planner import plan as llm_plan
         # the planner section's relevance settings (coverage weights) apply to both planners;
         # the llm section's own keys (endpoint, max_steps) win
         return llm_plan(space, request.text, {**settings, **retrieval.data.get("llm", {})}, transport=llm_transport,
                         caller=request.user)
-    return planner.plan(space, request.text, settings, retrieval.feature, caller=request.user)
+    return planner.plan(space, request.text, settings, retrieval.feature, caller=request.user, as_of=as_of)

@@ -15,7 +15,7 @@ ENTRIES = [
      "what": "bytes, lines and sha256 per shard; rebuilt by: memory doctor --repair"},
     {"path": "shards/<scope_digest>/scope.json", "role": "derived", "what": "the scope digest (never the raw key)"},
     {"path": "index/<scope_digest>/", "role": "derived",
-     "what": "BM25 index + sidecar pinned to the shard sizes it consumed; rebuilt on the next query when stale"},
+     "what": "BM25 index + sidecar pinned to the shard sizes it consumed; rebuilt on the next query when stale; with features.dense_search also dense.bin, record vectors keyed by record id + content hash"},
     {"path": "views/<scope_digest>/agent-memory.json", "role": "derived", "what": "boot view; rebuilt by memory build"},
     {"path": ".lock", "role": "runtime", "what": "the single-writer file lock (empty)"},
 ]

@@ -400,7 +400,8 @@ def test_planner_features_are_switches_that_keep_the_rules(tmp_path, monkeypatch
     assert result["knowledge_state"] == "VERIFIED"
     assert evidence_ids(result)[0] == book.ids["berlin"] and book.ids["paris"] not in evidence_ids(result)
     searches = [step["kind"] for step in result["planner"]["steps"] if step["action"] == "search"]
-    assert searches == (["question", "entities", "feedback"] if switch else ["question"])
+    # the dense arm runs when its extra is installed, else its step says it was skipped
+    assert searches == (["question", "entities", "feedback", "dense"] if switch else ["question"])
 
 
 def test_search_eligible_returns_weak_matches_but_never_ineligible_ones(tmp_path):
