@@ -9,13 +9,16 @@ re-tokenized when nothing changed.
 from __future__ import annotations
 
 import shutil
+from typing import TYPE_CHECKING
 
 from .jsonio import loads_trusted
-from .retrieval.temporal import date_words, relative_date_words
 from .paths import scope_digest
-from .retrieval import dense
 from .retrieval.index import ScopeIndex
+from .retrieval.temporal import date_words, relative_date_words
 from .store import Store, pinned_offsets, shard_files, shard_pin
+
+if TYPE_CHECKING:
+    from .retrieval import dense
 
 
 def document_text(record: dict, *, speaker_field: bool = False, date_field: bool = False,
@@ -52,20 +55,25 @@ def index_settings(store: Store) -> dict:
             "relative_dates": store.policies.retrieval.feature("relative_dates")}
 
 
-def open_index(store: Store, scope: dict) -> ScopeIndex:
+def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> ScopeIndex:
     """The scope's index, refreshed from the shards (reading only what is new) and saved.
 
     The opened index stays on the store while the scope's files are unchanged (the same
     fingerprint ``Store.state`` trusts), so a long-lived store loads it once. A cached index
     is never changed in place once handed out (a served store shares it between threads):
-    a refresh builds the next one from the files and replaces it."""
+    a refresh builds the next one from the files and replaces it. ``fingerprint``: the one
+    the caller just took for this read (``Store.state``), so a query lists the scope once."""
     digest = scope_digest(scope["type"], scope["key"])
-    fingerprint = store.fingerprint(scope)
+    if fingerprint is None:
+        fingerprint = store.fingerprint(scope)
+    # the settings are part of the key: a policy changed in place (a flag flipped between two
+    # runs of one process) must not be served an index built under the old one
+    key = (fingerprint, tuple(sorted(index_settings(store).items())))
     cached = store.index_cache.get(digest)
-    if cached is not None and cached[0] == fingerprint:
+    if cached is not None and cached[0] == key:
         return cached[1]
     index = _refreshed(store, scope, store.layout.index_dir(digest))
-    store.index_cache[digest] = (fingerprint, index)
+    store.index_cache[digest] = (key, index)
     return index
 
 
@@ -118,6 +126,8 @@ def open_dense(store: Store, scope: dict, records: dict | None = None):
     recorded at an instant) get an unsaved copy, re-embedding only the records whose text
     differs. Without the ``dense`` extra the answer is (None, the reason): lexical search goes on.
     """
+    # here, not at the top: only the dense_search arm needs it
+    from .retrieval import dense
     try:
         encoder = dense.load_encoder()
     except dense.DenseUnavailable as exc:
@@ -131,6 +141,7 @@ def open_dense(store: Store, scope: dict, records: dict | None = None):
 
 
 def _dense_current(store: Store, scope: dict, state, encoder) -> dense.DenseIndex:
+    from .retrieval import dense
     texts = {record["id"]: dense.dense_text(record) for record in state.currents()}
     digest = scope_digest(scope["type"], scope["key"])
     index = dense.DenseIndex.open(store.layout.index_dir(digest) / dense.CACHE_FILE, encoder)

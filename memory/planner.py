@@ -78,15 +78,18 @@ class SearchSpace:
             scored = {rid: s for rid, s in scored.items() if rid in self.records}
         if self.neighbour_weight <= 0 or not self.sessions:
             return scored
-        neighbours = self._neighbours()
-        best: dict[str, float] = {}
+        # the hot loop of a query: names bound locally; a score <= 0 never beats the default
+        neighbours_of, best = self._neighbours().get, {}
+        best_of, weight = best.get, self.neighbour_weight
         for rid, score in scored.items():
-            for neighbour in neighbours.get(rid, ()):
-                if score > best.get(neighbour, 0.0):
-                    best[neighbour] = score
+            if score > 0.0:
+                for neighbour in neighbours_of(rid, ()):
+                    if score > best_of(neighbour, 0.0):
+                        best[neighbour] = score
         smoothed = dict(scored)
+        scored_of = scored.get
         for rid, score in best.items():
-            smoothed[rid] = scored.get(rid, 0.0) + self.neighbour_weight * score
+            smoothed[rid] = scored_of(rid, 0.0) + weight * score
         return smoothed
 
     def _returns_every_indexed_record(self) -> bool:
@@ -132,6 +135,17 @@ class SearchSpace:
     def speaker(self, record_id: str) -> str | None:
         return (self.records[record_id].get("source") or {}).get("speaker")
 
+    def records_by_speaker(self) -> dict[str | None, frozenset[str]]:
+        """Speaker -> the ids of the records they said (None: records without a speaker),
+        computed once: a speaker search keeps the scores of a few speakers' records."""
+        by_speaker = self._memo.get("records_by_speaker")
+        if by_speaker is None:
+            grouped: dict[str | None, set[str]] = {}
+            for record_id in self.records:
+                grouped.setdefault(self.speaker(record_id), set()).add(record_id)
+            by_speaker = self._memo["records_by_speaker"] = {k: frozenset(v) for k, v in grouped.items()}
+        return by_speaker
+
     def speakers(self) -> dict[str, tuple[str, ...]]:
         """Speaker term -> every speaker whose name holds it, sorted ("maria" -> "Maria Brown",
         "Maria Romano"), over the records this space may return (computed once). Every name
@@ -173,10 +187,17 @@ def entity_terms(question: str) -> list[str]:
     return tokenize(" ".join(w for w in words if w != first or any(c.isdigit() for c in w)))
 
 
-_TIME_WORDS = frozenset(tokenize(
+# the words, and their terms written out: a query process need not stem them at import
+# (tests/test_planner.py holds each table to ``tokenize`` of its words)
+_TIME_WORDS_TEXT = (
     "January February March April May June July August September October November December "
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Monday Tuesday Wednesday Thursday Friday "
-    "Saturday Sunday New Year Christmas Easter"))
+    "Saturday Sunday New Year Christmas Easter")
+_TIME_WORDS = frozenset({
+    "apr", "april", "aug", "august", "christma", "dec", "decemb", "easter", "feb", "februari",
+    "friday", "jan", "januari", "jul", "juli", "jun", "june", "mar", "march", "may", "monday", "new",
+    "nov", "novemb", "oct", "octob", "saturday", "sep", "sept", "septemb", "sunday", "thursday",
+    "tuesday", "wednesday", "year"})
 
 
 def name_terms(question: str) -> list[str]:
@@ -196,18 +217,28 @@ _OWNER_WORDS = frozenset({"user"})
 # Only these become the subject of an owner's possessive; "my local park" or "the user's
 # favourite cake" stay about the owner (measured: requiring any owned word cost LongMemEval
 # session recall_any@5 0.927 -> 0.802, its questions being first-person).
-_RELATIONS = frozenset(tokenize(
+_RELATIONS_TEXT = (
     "sister sisters brother brothers sibling mother mom mum mommy father dad daddy parent parents "
     "wife husband spouse partner fiance fiancee girlfriend boyfriend son sons daughter daughters "
     "child children kid kids baby grandmother grandma granny grandfather grandpa grandparents "
     "grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother stepfather "
     "stepson stepdaughter friend friends roommate flatmate housemate neighbour neighbor "
     "boss manager colleague coworker teammate landlord landlady tenant mentor therapist doctor "
-    "dentist teacher coach nanny babysitter"))
+    "dentist teacher coach nanny babysitter")
+_RELATIONS = frozenset({
+    "aunt", "babi", "babysitt", "boss", "boyfriend", "brother", "child", "children", "coach",
+    "colleagu", "cousin", "cowork", "dad", "daddi", "daughter", "dentist", "doctor", "father", "fianc",
+    "fiance", "flatmat", "friend", "girlfriend", "grandchild", "granddaught", "grandfath", "grandma",
+    "grandmoth", "grandpa", "grandpar", "grandson", "granni", "housem", "husband", "kid", "landladi",
+    "landlord", "manag", "mentor", "mom", "mommi", "mother", "mum", "nanni", "neighbor", "neighbour",
+    "nephew", "niec", "parent", "partner", "roommat", "sibl", "sister", "son", "spous", "stepdaught",
+    "stepfath", "stepmoth", "stepson", "teacher", "teammat", "tenant", "therapist", "uncl", "wife"})
 # ``person_possessors``: possessives that name a thing, not someone's ("Valentine's day",
 # "a master's thesis", "New Year's Eve"): by the owned word or by the possessor
-_THING_OWNED = frozenset(tokenize("day eve night degree degrees diploma thesis program programme course"))
-_THING_POSSESSORS = frozenset(tokenize("master masters bachelor bachelors"))
+_THING_OWNED_TEXT = "day eve night degree degrees diploma thesis program programme course"
+_THING_OWNED = frozenset({"cours", "day", "degre", "diploma", "eve", "night", "program", "programm", "thesi"})
+_THING_POSSESSORS_TEXT = "master masters bachelor bachelors"
+_THING_POSSESSORS = frozenset({"bachelor", "master"})
 # "my coworker and brother", "my mom or my dad": relations named side by side are alternatives
 _COORDINATED = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)((?:\s*(?:,|\band\b|\bor\b|&)\s*"
                           r"(?:(?:my|our)\s+)?[^\W_][\w-]*)+)")
@@ -231,7 +262,9 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     """The question's other terms searched over the named speakers' own records only."""
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
-    hits = [(rid, s) for rid, s in space.scores(content).items() if space.speaker(rid) in speakers]
+    by_speaker = space.records_by_speaker()
+    theirs = frozenset().union(*(by_speaker.get(name, ()) for name in speakers))
+    hits = [(rid, s) for rid, s in space.scores(content).items() if rid in theirs]
     return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
 
 
@@ -310,7 +343,10 @@ def asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
 
 
 def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
-    sentences = _SENTENCE_END.split(space.records[record_id]["statement"])
+    statement = space.records[record_id]["statement"]
+    if "?" not in statement:
+        return space.term_set(record_id)  # asks nothing: no split, no tokenizing
+    sentences = _SENTENCE_END.split(statement)
     asked = set(tokenize(" ".join(x for x in sentences if x.rstrip().endswith("?"))))
     if not asked:
         return space.term_set(record_id)
@@ -328,11 +364,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     """
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"))
                           if features("subject_attribution") else ([], []))
-    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
     if features("asserted_support"):
-        covers = lambda record_id: _share(asserted_terms(space, record_id), weights)  # noqa: E731
+        covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
-        covers = lambda record_id: _share(space.term_set(record_id), weights)  # noqa: E731
+        covers = lambda record_id: share(space.term_set(record_id))  # noqa: E731
 
     def measure(record_id: str) -> float:
         if required or speakers:
@@ -358,10 +394,21 @@ def feedback_terms(space: SearchSpace, top_ids: list[str], query_terms: set[str]
     """Terms frequent in the first results and rare in the scope (Rocchio-style)."""
     weights: Counter = Counter()
     for record_id in top_ids:
-        for term, tf in Counter(space.terms(record_id)).items():
+        for term, damped_tf in _damped_tfs(space, record_id):
             if term not in query_terms:
-                weights[term] += (1 + math.log(tf)) * space.idf(term)
+                weights[term] += damped_tf * space.idf(term)
     return [term for term, _ in weights.most_common(count)]
+
+
+def _damped_tfs(space: SearchSpace, record_id: str) -> tuple[tuple[str, float], ...]:
+    """(term, 1 + log tf) for each distinct term of the record, in first-seen order (kept:
+    the first results of many queries are the same few records)."""
+    cache = space.memo("damped_tfs")
+    found = cache.get(record_id)
+    if found is None:
+        found = cache[record_id] = tuple((term, 1 + math.log(tf))
+                                         for term, tf in Counter(space.terms(record_id)).items())
+    return found
 
 
 def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entities: frozenset = frozenset(),
@@ -396,6 +443,16 @@ def _share(held: set[str], weights: dict[str, float]) -> float:
     return sum(w for t, w in weights.items() if t in held) / total
 
 
+def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
+    """``_share`` with the weights of one question, measured on many candidates: the total is
+    summed once, not per candidate (the same additions in the same order: the same floats)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return lambda held: 0.0
+    items = tuple(weights.items())
+    return lambda held: sum(w for t, w in items if t in held) / total
+
+
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple[list[str], frozenset, float]:
     terms = tokenize(question)
     own = set(tokenize(caller))
@@ -410,8 +467,8 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
-    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
-    return lambda record_id: _share(space.term_set(record_id), weights)
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    return lambda record_id: share(space.term_set(record_id))
 
 
 def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:

@@ -78,10 +78,14 @@ class ForgettingPolicy:
         self.loaded = loaded
         self.data = loaded.data
         self.sha256 = loaded.sha256
+        # the decision asks these of every candidate of every query; a loaded policy's data
+        # is never changed, so each answer is worked out once per policy object
+        self._answering = frozenset(self.data["answering_statuses"])
+        self._retention: dict[tuple[str, str], int | None] = {}
 
     @property
     def answering_statuses(self) -> frozenset:
-        return frozenset(self.data["answering_statuses"])
+        return self._answering
 
     @property
     def retired_requires_closed_validity(self) -> bool:
@@ -97,9 +101,12 @@ class ForgettingPolicy:
 
     def retention_days(self, kind: str, classification: str) -> int | None:
         """The shortest window among the rules that match (None: kept until changed)."""
-        matching = [rule["days"] for rule in self.data["retention"]
-                    if rule["kind"] in ("*", kind) and rule["classification"] in ("*", classification)]
-        return min(matching) if matching else None
+        key = (kind, classification)
+        if key not in self._retention:
+            matching = [rule["days"] for rule in self.data["retention"]
+                        if rule["kind"] in ("*", kind) and rule["classification"] in ("*", classification)]
+            self._retention[key] = min(matching) if matching else None
+        return self._retention[key]
 
 
 class RetrievalPolicy:

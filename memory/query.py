@@ -67,12 +67,13 @@ def _validate(request: QueryRequest) -> None:
         raise UsageError("unknown kind(s): " + ", ".join(unknown), code="usage_error")
 
 
-def _view(store: Store, scope: dict, recorded_as_of: str | None) -> _View:
+def _view(store: Store, scope: dict, recorded_as_of: str | None, fingerprint: tuple) -> _View:
     """The records a query reads. The current view is cached on the store until the scope's
     files change (it is O(scope) to build); a view as recorded at an instant is built per query."""
     if recorded_as_of is None:
-        return store.derived(scope, "query_view", lambda state: _built_view(scope, state, state.currents()))
-    state = store.state(scope)
+        return store.derived(scope, "query_view", lambda state: _built_view(scope, state, state.currents()),
+                             fingerprint)
+    state = store.state(scope, fingerprint)
     return _built_view(scope, state, state.as_recorded_at(recorded_as_of))
 
 
@@ -142,10 +143,14 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evalu
     settings = dict(retrieval.planner)
     matches, steps, terms = [], [], []
     for scope in scopes:
-        view = _view(store, scope, recorded_as_of)
+        # listed once per query, for the view and the index alike (each would otherwise list
+        # and stat the scope's files again); the next query takes its own
+        fingerprint = store.fingerprint(scope)
+        view = _view(store, scope, recorded_as_of, fingerprint)
         if request.kinds:
             view = _of_kinds(view, request.kinds)
-        space = planner.SearchSpace(open_index(store, scope), view.records, view.sessions, view.memo)
+        index = open_index(store, scope, fingerprint)
+        space = planner.SearchSpace(index, view.records, view.sessions, view.memo)
         if retrieval.feature("dense_search"):
             space.dense, space.dense_note = open_dense(store, scope, None if recorded_as_of is None else view.records)
         result = _plan(space, request, settings, retrieval, llm_transport, as_of)

@@ -362,12 +362,12 @@ class ServedStore(Store):
     def serving(cls, store: Store) -> "ServedStore":
         return cls(store.root, clock=store.clock, policies=store.policies)
 
-    def state(self, scope: dict):
+    def state(self, scope: dict, fingerprint: tuple | None = None):
         key = (scope["type"], scope["key"])
         with self._guard:
             lock = self._scope_locks.setdefault(key, threading.Lock())
         with lock:
-            return super().state(scope)
+            return super().state(scope, fingerprint)
 
 
 class _LockHeld(Store):

@@ -132,12 +132,24 @@ class Store:
         Only the last shard and the audit log are read: a sealed shard is never appended to
         or healed in place (erasure rewrites it as a new file, a new inode), and a shard that
         stops being the last does so because a new one appeared, which changes the tuple."""
-        shards = self.shard_paths(scope)
-        audit = self.scope_dir(scope) / "audit.jsonl"
-        tailed = {shards[-1], audit} if shards else {audit}
-        paths = [p for p in shards + [audit] if p.exists()]
-        return tuple((p.name, st.st_size, st.st_ino, st.st_mtime_ns, _tail(p, st.st_size) if p in tailed else b"")
-                     for p in paths for st in [p.stat()])
+        # os.scandir, not pathlib: every query takes this, and Path objects cost more than the stats
+        directory = str(self.scope_dir(scope))
+        try:
+            with os.scandir(directory) as entries:
+                names = sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.name[0].isdigit())
+        except (FileNotFoundError, NotADirectoryError):
+            return ()
+        tailed = {names[-1], "audit.jsonl"} if names else {"audit.jsonl"}
+        out = []
+        for name in names + ["audit.jsonl"]:
+            path = os.path.join(directory, name)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            tail = _tail(path, st.st_size) if name in tailed else b""
+            out.append((name, st.st_size, st.st_ino, st.st_mtime_ns, tail))
+        return tuple(out)
 
     @staticmethod
     def read_shard(path: Path) -> ShardFile:
@@ -161,10 +173,14 @@ class Store:
     def audit_rows(self, scope: dict) -> list[dict]:
         return read_audit_rows(self.scope_dir(scope))
 
-    def state(self, scope: dict) -> ScopeState:
-        """The scope's folded log, cached until its files change."""
+    def state(self, scope: dict, fingerprint: tuple | None = None) -> ScopeState:
+        """The scope's folded log, cached until its files change.
+
+        ``fingerprint``: the scope's ``fingerprint()`` taken by the caller moments ago (a query
+        reads it once for its view and its index); never one kept from an earlier read."""
         digest = scope_digest(scope["type"], scope["key"])
-        fingerprint = self.fingerprint(scope)
+        if fingerprint is None:
+            fingerprint = self.fingerprint(scope)
         cached = self._states.get(digest)
         if cached and cached[0] == fingerprint:
             return cached[1]
@@ -186,11 +202,13 @@ class Store:
         lock may call it, right after writing exactly the revisions it absorbed."""
         self._states[scope_digest(scope["type"], scope["key"])] = (self.fingerprint(scope), state)
 
-    def derived(self, scope: dict, name: str, build: Callable[[ScopeState], object]) -> object:
+    def derived(self, scope: dict, name: str, build: Callable[[ScopeState], object],
+                fingerprint: tuple | None = None) -> object:
         """``build(state)``, cached until the scope's state is re-read (its files changed).
 
-        The value must not be changed by callers: other queries (and threads) share it."""
-        state = self.state(scope)
+        The value must not be changed by callers: other queries (and threads) share it.
+        ``fingerprint`` as in ``state``."""
+        state = self.state(scope, fingerprint)
         key = (scope_digest(scope["type"], scope["key"]), name)
         cached = self._derived.get(key)
         if cached is not None and cached[0] is state:
@@ -430,7 +448,7 @@ def _manifest_shards(scope_dir: Path) -> dict:
     return shards if isinstance(shards, dict) and all(isinstance(e, dict) for e in shards.values()) else {}
 
 
-def _tail(path: Path, size: int, length: int = 64) -> bytes:
+def _tail(path: Path | str, size: int, length: int = 64) -> bytes:
     with open(path, "rb") as handle:
         handle.seek(max(0, size - length))
         return handle.read(length)

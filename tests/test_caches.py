@@ -18,6 +18,7 @@ from memory import schemas
 from memory.indexing import open_index
 from memory.paths import DEFAULT_CONFIG_DIR
 from memory.query import QueryRequest, run_query
+from memory.store import Store
 
 from helpers import NOW, add_env, by_id, envelope, make_store, reopen, scope
 
@@ -56,6 +57,35 @@ def test_a_write_from_another_process_reaches_a_warm_store(tmp_path):
     after = ids(ask(warm, "Where does Alice live in Berlin?"))
     assert len(after) == len(before) + 1
     assert ask(warm) == ask(reopen(warm))
+
+
+def test_a_query_takes_one_fingerprint_and_the_next_query_takes_a_fresh_one(tmp_path, monkeypatch):
+    """The view and the index of one query are checked against one listing of the scope's
+    files; a listing is never carried over to the next query, which must see a write made
+    in between by another Store object."""
+    warm = make_store(tmp_path / "s")
+    warm.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    ask(warm)
+    taken = []
+    listed = Store.fingerprint
+    monkeypatch.setattr(Store, "fingerprint",
+                        lambda self, s: (taken.append(s) if self is warm else None) or listed(self, s))
+    assert ids(ask(warm)) and len(taken) == 1
+    reopen(warm).mutate(add_env("Alice lives in Lisbon now", "user.home", "t2"))
+    assert "Alice lives in Lisbon now" in [e["statement"] for e in ask(warm, "Does Alice live in Lisbon?")["evidence"]]
+    assert len(taken) == 2
+    assert ask(warm) == ask(reopen(warm))
+
+
+def test_a_policy_changed_in_place_is_not_served_the_index_built_under_the_old_one(tmp_path):
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    before = open_index(store, scope("alice"))
+    retrieval = store.policies.retrieval.data
+    retrieval["bm25"] = dict(retrieval["bm25"], k1=retrieval["bm25"]["k1"] + 0.5)
+    after = open_index(store, scope("alice"))
+    assert after is not before
+    assert after.settings["k1"] == before.settings["k1"] + 0.5
 
 
 def test_an_erasure_drops_the_cached_view_and_index(tmp_path):
