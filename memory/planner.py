@@ -421,12 +421,8 @@ def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entitie
     except a named entity or number the scope has never seen ("Where does Maria live?"), which
     weighs ``unseen_entity_weight`` times as much: it is what the question is about.
     """
-    return _weighted_share(space, space.term_set(record_id), query_terms, entities, unseen_entity_weight)
-
-
-def _weighted_share(space: SearchSpace, held: set[str], query_terms: list[str], entities: frozenset,
-                    unseen_entity_weight: float) -> float:
-    return _share(held, _term_weights(space, query_terms, entities, unseen_entity_weight))
+    weights = _term_weights(space, query_terms, entities, unseen_entity_weight)
+    return _share_of(weights)(space.term_set(record_id))
 
 
 def _term_weights(space: SearchSpace, query_terms: list[str], entities: frozenset,
@@ -436,16 +432,9 @@ def _term_weights(space: SearchSpace, query_terms: list[str], entities: frozense
             for t in set(query_terms)}
 
 
-def _share(held: set[str], weights: dict[str, float]) -> float:
-    total = sum(weights.values())
-    if total <= 0:
-        return 0.0
-    return sum(w for t, w in weights.items() if t in held) / total
-
-
 def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
-    """``_share`` with the weights of one question, measured on many candidates: the total is
-    summed once, not per candidate (the same additions in the same order: the same floats)."""
+    """``held -> the share of the question's weight in held``, for one question's weights: a
+    query measures it on many candidates, so the total is summed once, not per candidate."""
     total = sum(weights.values())
     if total <= 0:
         return lambda held: 0.0

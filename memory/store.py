@@ -120,9 +120,7 @@ class Store:
 
     def shard_paths(self, scope: dict) -> list[Path]:
         directory = self.scope_dir(scope)
-        if not directory.is_dir():
-            return []
-        return sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
+        return [directory / name for name in shard_names(directory)]
 
     def fingerprint(self, scope: dict) -> tuple:
         """What changes when another process writes: sizes alone do not (a healed torn tail
@@ -132,13 +130,9 @@ class Store:
         Only the last shard and the audit log are read: a sealed shard is never appended to
         or healed in place (erasure rewrites it as a new file, a new inode), and a shard that
         stops being the last does so because a new one appeared, which changes the tuple."""
-        # os.scandir, not pathlib: every query takes this, and Path objects cost more than the stats
+        # plain strings, not Path objects: every query takes this, and Paths cost more than the stats
         directory = str(self.scope_dir(scope))
-        try:
-            with os.scandir(directory) as entries:
-                names = sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.name[0].isdigit())
-        except (FileNotFoundError, NotADirectoryError):
-            return ()
+        names = shard_names(directory)
         tailed = {names[-1], "audit.jsonl"} if names else {"audit.jsonl"}
         out = []
         for name in names + ["audit.jsonl"]:
@@ -474,12 +468,20 @@ def shard_pin(path: Path, offset: int, inode: int) -> str:
     return f"{path.name}|{inode}|{hashlib.sha256(tail).hexdigest()[:16]}"
 
 
+def shard_names(directory: Path | str) -> list[str]:
+    """A scope folder's shard file names (``000001.jsonl``, ...), in log order; none when the
+    folder does not exist."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.name[0].isdigit())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
 def shard_files(directory: Path) -> dict:
     """{name: (path, size, inode)} for a scope folder's shards."""
-    if not directory.is_dir():
-        return {}
-    paths = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
-    return {p.name: (p, st.st_size, st.st_ino) for p in paths for st in [p.stat()]}
+    return {name: (path, st.st_size, st.st_ino) for name in shard_names(directory)
+            for path in [directory / name] for st in [path.stat()]}
 
 
 def pinned_offsets(shards: dict, cursor: dict) -> dict | None:
