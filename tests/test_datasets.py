@@ -242,6 +242,16 @@ def test_lme_counts_gold_sessions_dated_after_the_question(lme_report):
     assert lme_report["gold_sessions_after_question_date"] == {"sessions": 2, "questions": 2}
 
 
+def test_lme_reports_every_system_again_without_the_questions_whose_gold_is_late():
+    on_time = lme_question("q4", answer_sessions=("s_b",))          # s_c (late) is not gold here
+    answers = {"q1": LME_ANSWERS["q1"], "q4": SearchOutcome(["s_a:0"])}   # q1 perfect, q4 missed
+    report = evaluate_longmemeval([LME_QUESTIONS[0], on_time], LmeStub(answers), timer=fake_timer())
+    assert report["metrics"]["recall_any@5"] == 0.5
+    without = report["without_late_gold"]
+    assert (without["questions"], without["metrics"]["recall_any@5"]) == (1, 0.0)
+    assert set(without["baselines"]) == set(report["baselines"])
+
+
 def test_lme_misses(lme_report):
     assert [(m["question_id"], m["reason"]) for m in lme_report["misses"]] == [("q3", "gold_not_in_top_10")]
 
