@@ -225,16 +225,17 @@ def _process_left(r: dict) -> str:
     return "\n".join([
         "jsonschema is no longer imported by a read (the policy check runs the compiled predicate), only "
         "Snowball's English stemmer is loaded, the collector is frozen at exit, and the measured code is "
-        "compiled bytecode." + _process_breakdown(r) + " Measured inside one fresh process (CPU, on the "
-        "1M store's 1k scope): importing `memory.cli` ~20 ms (click ~11, defining the commands ~6), the "
+        "compiled bytecode." + _process_breakdown(r) + " Ad hoc probes inside one fresh process in session 2 "
+        "(CPU, on a copy of the 1M store's 1k scope; not rerun by this script, the importtime and cProfile "
+        "tables above are): importing `memory.cli` ~20 ms (click ~11, defining the commands ~6), the "
         "query path's own imports ~22 ms (about 13 dataclasses at ~0.4 ms each, OpenSSL behind `hashlib` "
         "~2.5 ms), `Store.fold` 13-15 ms (nearly all `orjson.loads` of the scope's 1.7 MB), stemming "
         "the candidates' question sentences for `asserted_support` 3-5 ms, the search and decision ~2 ms.",
         "",
         "1. `memory/store.py`, `Store.state` -> `scope_revisions`: a derived per-scope current view that is "
-        "read lazily. A faster encoding of the same records does not pay: loading them with `marshal` "
-        "takes 11.5 ms at 1k against 16.8 ms with orjson, because the cost is building ~100 Python "
-        "objects per record. The view must hold only the columns the read path filters and ranks on "
+        "read lazily. A faster encoding of the same records does not pay (an ad hoc "
+        "probe in session 2: loading them with `marshal` took 11.5 ms at 1k against 16.8 ms with orjson), "
+        "because the cost is building ~100 Python objects per record. The view must hold only the columns the read path filters and ranks on "
         "(id, status, kind, valid from/to, recorded_at, session, speaker, memory_key) as arrays, plus each "
         "current revision's byte offset, and parse a full record only for the candidates that reach the "
         "decision; the planner's per-view tables (speakers, sessions) come from the columns. Pinned to the "
