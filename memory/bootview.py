@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 
 from .clock import add_days
 from .errors import InputError
-from .jsonio import atomic_write, canonical_bytes, dumps, loads_strict, loads_trusted
+from .jsonio import atomic_write, canonical_bytes, dumps, loads_strict
 from .paths import scope_digest
 from .store import Store
 
@@ -39,14 +39,7 @@ IMPORTANCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 def scope_from_folder(store: Store, digest: str) -> dict | None:
     """The scope a shard folder holds, read from its first record (None: no record left)."""
-    directory = store.layout.scope_dir(digest)
-    if not directory.is_dir():
-        return None
-    for path in sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit()):
-        data = store.read_shard(path).data
-        if data:
-            return loads_trusted(data[:data.index(b"\n")])["scope"]
-    return None
+    return store.scope_in_folder(digest)
 
 
 def stored_scopes(store: Store) -> list[tuple[str, dict | None]]:
@@ -101,8 +94,8 @@ def _stale_after(store: Store, state, booted: list[dict], now: str) -> str | Non
 
 
 def manifest_sha256(store: Store, digest: str) -> str | None:
-    path = store.layout.scope_dir(digest) / "manifest.json"
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+    data = store.manifest_bytes(digest)
+    return hashlib.sha256(data).hexdigest() if data is not None else None
 
 
 def view_sha256(view: dict) -> str:
@@ -125,12 +118,12 @@ def build_view(store: Store, scope: dict) -> dict:
 
 
 def view_path(store: Store, digest: str) -> Path:
-    return store.layout.view_dir(digest) / VIEW_FILE
+    return store.view_dir(digest) / VIEW_FILE
 
 
 def write_view(store: Store, scope: dict) -> dict:
     """Build and write one scope's view under the writer lock (so the pins and the records agree)."""
-    with store.writer():
+    with store.writer(scope):
         view = build_view(store, scope)
         path = view_path(store, view["scope_digest"])
         atomic_write(path, dumps(view, pretty=True) + b"\n")
@@ -196,7 +189,7 @@ def check_boot_views(store: Store, add: Callable[[str, str, str], None], *, drop
 
     ``drop_stale`` deletes stale views (doctor --repair); tampered ones are only reported.
     """
-    root = store.layout.view_dir("any").parent  # <store>/views
+    root = store.views_root()  # <store>/views
     if not root.is_dir():
         return
     for directory in sorted(p for p in root.iterdir() if p.is_dir()):

@@ -10,7 +10,6 @@ rewrites manifests from the files and drops stale derived files; tampering
 from __future__ import annotations
 
 import hashlib
-import shutil
 from dataclasses import dataclass, field
 
 from . import schemas
@@ -18,8 +17,7 @@ from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import (Store, pinned_offsets, shard_files, cut_incomplete_group, drop_incomplete_tail, heal_torn_tail, read_audit_rows,
-                    settled_transactions)
+from .store import Store, drop_incomplete_tail, settled_transactions
 
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
               "shard_unlisted", "derived_stale", "erasure_incomplete"}
@@ -71,14 +69,12 @@ def _check_marker(store: Store, report: Report) -> None:
 
 
 def _check_scope(store: Store, digest: str, report: Report) -> None:
-    directory = store.layout.scope_dir(digest)
-    shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
-    manifest = _load_manifest(directory, report)
+    shards = store.shard_bytes(digest)
+    manifest = _load_manifest(store, digest, report)
     revisions = []
-    for path in shards:
-        where = f"shards/{digest}/{path.name}"
-        data = path.read_bytes()
-        _compare_manifest(manifest, path.name, data, where, report)
+    for name, data in shards:
+        where = f"shards/{digest}/{name}"
+        _compare_manifest(manifest, name, data, where, report)
         complete = data[:data.rfind(b"\n") + 1]
         if len(complete) != len(data):
             report.add("torn_tail", where, f"{len(data) - len(complete)} byte(s) after the last newline")
@@ -87,9 +83,9 @@ def _check_scope(store: Store, digest: str, report: Report) -> None:
             if revision is not None:
                 revisions.append(revision)
     if manifest is not None:
-        for name in set(manifest.get("shards", {})) - {p.name for p in shards}:
+        for name in set(manifest.get("shards", {})) - {name for name, _ in shards}:
             report.add("shard_missing", f"shards/{digest}/{name}", "listed in the manifest but absent")
-    audit = read_audit_rows(directory)
+    audit = store.audit_rows(digest)
     if len(drop_incomplete_tail(revisions, settled_transactions(audit))) != len(revisions):
         report.add("incomplete_transaction", f"shards/{digest}", "the last transaction's revisions are cut short")
     erased = {i for row in audit for i in row.get("record_ids", [])}
@@ -99,21 +95,21 @@ def _check_scope(store: Store, digest: str, report: Report) -> None:
     report.revisions += len(revisions)
     _check_chains(revisions, f"shards/{digest}", report)
     _check_groups(revisions, settled_transactions(audit), f"shards/{digest}", report)
-    _check_derived(store, digest, shards, report)
+    _check_derived(store, digest, report)
 
 
-def _load_manifest(directory, report: Report) -> dict | None:
-    path = directory / "manifest.json"
-    if not path.exists():
-        report.add("manifest_missing", f"shards/{directory.name}/manifest.json", "no manifest for this scope")
+def _load_manifest(store: Store, digest: str, report: Report) -> dict | None:
+    data = store.manifest_bytes(digest)
+    if data is None:
+        report.add("manifest_missing", f"shards/{digest}/manifest.json", "no manifest for this scope")
         return None
     try:
-        manifest = loads_strict(path.read_bytes(), what="manifest")
+        manifest = loads_strict(data, what="manifest")
     except InputError:
-        report.add("manifest_mismatch", f"shards/{directory.name}/manifest.json", "manifest is not valid JSON")
+        report.add("manifest_mismatch", f"shards/{digest}/manifest.json", "manifest is not valid JSON")
         return None
     for problem in schemas.violations("manifest", manifest):
-        report.add("manifest_mismatch", f"shards/{directory.name}/manifest.json", problem)
+        report.add("manifest_mismatch", f"shards/{digest}/manifest.json", problem)
     return manifest
 
 
@@ -186,16 +182,16 @@ def _check_groups(revisions: list[dict], settled: frozenset, where: str, report:
                        f"record {group[0]['id']}: its transaction wrote {expected} revision(s), {len(group)} remain")
 
 
-def _check_derived(store: Store, digest: str, shards, report: Report) -> None:
+def _check_derived(store: Store, digest: str, report: Report) -> None:
     from .jsonio import loads_trusted
-    sidecar = store.layout.index_dir(digest) / "index.meta.json"
+    sidecar = store.index_dir(digest) / "index.meta.json"
     if not sidecar.exists():
         return
     try:
         cursor = loads_trusted(sidecar.read_bytes()).get("cursor", {})
     except ValueError:
         cursor = None
-    if not isinstance(cursor, dict) or pinned_offsets(shard_files(store.layout.scope_dir(digest)), cursor) is None:
+    if store.cursor_status(digest, cursor) == "moved":
         report.add("derived_stale", f"index/{digest}", "the index was built from shards that no longer match")
 
 
@@ -203,21 +199,6 @@ def _repair(store: Store, report: Report) -> None:
     fixable = [p for p in report.problems if p["code"] in REPAIRABLE]
     touched = sorted({p["where"].split("/")[1] for p in fixable if p["where"].count("/") >= 1})
     for digest in touched:
-        directory = store.layout.scope_dir(digest)
-        if not directory.is_dir():
-            shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
-            continue
-        with store.writer():
-            shards = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.name[0].isdigit())
-            for path in shards:
-                heal_torn_tail(path)
-            audit = read_audit_rows(directory)
-            if shards:
-                cut_incomplete_group(shards[-1], settled_transactions(audit))
-            erased = {i for row in audit for i in row.get("record_ids", [])}
-            for path in shards:
-                store._rewrite_without(path, erased)
-            store.write_manifest(directory)
-        shutil.rmtree(store.layout.index_dir(digest), ignore_errors=True)
+        store.repair_scope(digest)
     report.repaired = fixable
     report.problems = [p for p in report.problems if p["code"] not in REPAIRABLE]

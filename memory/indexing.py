@@ -9,13 +9,17 @@ re-tokenized when nothing changed.
 from __future__ import annotations
 
 import shutil
-from typing import TYPE_CHECKING
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
 
 from .jsonio import loads_trusted
+from .lifecycle import ScopeState
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
 from .retrieval.temporal import date_words, relative_date_words
-from .store import Store, pinned_offsets, shard_files, shard_pin
+from .store import Store
 
 if TYPE_CHECKING:
     from .retrieval import dense
@@ -55,6 +59,52 @@ def index_settings(store: Store) -> dict:
             "relative_dates": store.policies.retrieval.feature("relative_dates")}
 
 
+@dataclass
+class ReadCache:
+    """What the read side keeps per store between queries: opened indexes by scope digest
+    (with the fingerprint and settings they were read at) and values built from a scope's
+    folded state (the query view, dense vectors), dropped when the state changes."""
+
+    indexes: dict[str, tuple[tuple, ScopeIndex]] = field(default_factory=dict)
+    built: dict[tuple[str, str], tuple[ScopeState, int, object]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def clear(self) -> None:
+        self.indexes.clear()
+        self.built.clear()
+
+
+_CACHES: "weakref.WeakKeyDictionary[Store, ReadCache]" = weakref.WeakKeyDictionary()
+_CACHES_GUARD = threading.Lock()
+
+
+def read_cache(store: Store) -> ReadCache:
+    """The read cache of ``store`` (made on first use; it lives as long as the store)."""
+    with _CACHES_GUARD:
+        cache = _CACHES.get(store)
+        if cache is None:
+            cache = _CACHES[store] = ReadCache()
+        return cache
+
+
+def built_from_state(store: Store, scope: dict, name: str, build: Callable[[ScopeState], object],
+                     fingerprint: tuple | None = None) -> object:
+    """``build(state)``, cached until the scope's state changes (re-read, or extended by a write).
+
+    The value must not be changed by callers: other queries (and threads) share it.
+    ``fingerprint`` as in ``Store.state``."""
+    state = store.state(scope, fingerprint)
+    cache = read_cache(store)
+    key = (scope_digest(scope["type"], scope["key"]), name)
+    version = state.version
+    cached = cache.built.get(key)
+    if cached is not None and cached[0] is state and cached[1] == version:
+        return cached[2]
+    value = build(state)
+    cache.built[key] = (state, version, value)
+    return value
+
+
 def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> ScopeIndex:
     """The scope's index, refreshed from the shards (reading only what is new) and saved.
 
@@ -69,51 +119,44 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     # the settings are part of the key: a policy changed in place (a flag flipped between two
     # runs of one process) must not be served an index built under the old one
     key = (fingerprint, tuple(sorted(index_settings(store).items())))
-    cached = store.index_cache.get(digest)
+    cache = read_cache(store)
+    cached = cache.indexes.get(digest)
     if cached is not None and cached[0] == key:
         return cached[1]
-    index = _refreshed(store, scope, store.layout.index_dir(digest))
-    store.index_cache[digest] = (key, index)
+    index = _refreshed(store, scope, store.index_dir(digest))
+    cache.indexes[digest] = (key, index)
     return index
 
 
 def _refreshed(store: Store, scope: dict, directory) -> ScopeIndex:
     settings = index_settings(store)
     index = ScopeIndex.open(directory, settings)
-    shards = shard_files(store.scope_dir(scope))
-    offsets = pinned_offsets(shards, index.cursor)
-    if offsets is None:
-        index, offsets = ScopeIndex(directory, settings, rebuilt_reason="shards_changed"), {}
-    if len(offsets) == len(shards) and all(offsets[n] == size for n, (_, size, _) in shards.items()):
+    files = store.shard_files(scope)
+    tail = store.read_tail(scope, index.cursor)
+    if tail.moved:
+        index = ScopeIndex(directory, settings, rebuilt_reason="shards_changed")
+    elif tail.caught_up and tail.cursor == index.cursor:
         return index
-    docs, cursor = [], {}
-    for name, (path, size, inode) in shards.items():
-        start = offsets.get(name, 0)
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            chunk = handle.read(size - start)
-        complete = chunk[:chunk.rfind(b"\n") + 1]
-        for line in complete.splitlines():
-            record = loads_trusted(line)
-            if record["revision"] == 1 and record["id"] not in index:
-                docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"],
-                                                               date_field=settings["date_field"],
-                                                               relative_dates=settings["relative_dates"])))
-        cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
-    index.apply(docs, cursor)
-    _save_unless_moved(index, shards, store, scope)
+    docs = []
+    for line in tail.lines:
+        record = loads_trusted(line)
+        if record["revision"] == 1 and record["id"] not in index:
+            docs.append((record["id"], document_text(record, speaker_field=settings["speaker_field"],
+                                                           date_field=settings["date_field"],
+                                                           relative_dates=settings["relative_dates"])))
+    index.apply(docs, tail.cursor)
+    _save_unless_moved(index, files, store, scope)
     return index
 
 
-def _save_unless_moved(index: ScopeIndex, shards: dict, store: Store, scope: dict) -> None:
+def _save_unless_moved(index: ScopeIndex, files: dict, store: Store, scope: dict) -> None:
     """Save, then make sure no writer rewrote a shard meanwhile (an erasure drops the index
     under the lock; a save racing it must not write erased words back)."""
     try:
         index.save()
     except OSError:
         return  # derived data: a read-only store still answers, it just re-reads next time
-    now = {p.name: p.stat().st_ino for p in store.shard_paths(scope)}
-    if any(now.get(name) != inode for name, (_, _, inode) in shards.items()):
+    if not store.unchanged_since(scope, files):
         shutil.rmtree(index.directory, ignore_errors=True)
 
 
@@ -132,7 +175,7 @@ def open_dense(store: Store, scope: dict, records: dict | None = None):
         encoder = dense.load_encoder()
     except dense.DenseUnavailable as exc:
         return None, str(exc)
-    current = store.derived(scope, "dense_index", lambda state: _dense_current(store, scope, state, encoder))
+    current = built_from_state(store, scope, "dense_index", lambda state: _dense_current(store, scope, state, encoder))
     if records is None:
         return current, None
     view = current.copy()
@@ -142,15 +185,16 @@ def open_dense(store: Store, scope: dict, records: dict | None = None):
 
 def _dense_current(store: Store, scope: dict, state, encoder) -> dense.DenseIndex:
     from .retrieval import dense
+    version = state.version
     texts = {record["id"]: dense.dense_text(record) for record in state.currents()}
     digest = scope_digest(scope["type"], scope["key"])
-    index = dense.DenseIndex.open(store.layout.index_dir(digest) / dense.CACHE_FILE, encoder)
+    index = dense.DenseIndex.open(store.index_dir(digest) / dense.CACHE_FILE, encoder)
     if index.refresh(texts):
         try:
             index.save()
         except OSError:
             return index  # derived data: a read-only store still answers, it re-embeds next time
-        if store.state(scope) is not state:
+        if store.state(scope) is not state or state.version != version:
             # a writer changed the scope meanwhile (an erasure drops the index folder under the
             # lock): vectors of the state read before it must not be written back
             index.path.unlink(missing_ok=True)

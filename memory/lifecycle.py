@@ -20,7 +20,11 @@ if TYPE_CHECKING:  # a read never admits an envelope: it need not import admissi
 
 @dataclass
 class ScopeState:
-    """One scope's log folded into lookups. Built by the store; pure to query."""
+    """One scope's log folded into lookups. Built by the store; pure to query.
+
+    ``version`` counts the revisions and audit rows absorbed: a cache built from a state
+    (the query view) keys on (the state, its version), since a long-lived writer extends
+    its state in place with what it has just appended."""
 
     revisions: dict[str, list[dict]] = field(default_factory=dict)
     transactions: dict[str, tuple[str, str | None, int | None]] = field(default_factory=dict)
@@ -29,28 +33,28 @@ class ScopeState:
     # memory_key -> the records whose current revision is active under it, so a keyed add
     # need not scan the scope (which made filling one scope O(n^2))
     active_by_key: dict[str, dict[str, None]] = field(default_factory=dict, repr=False)
+    version: int = field(default=0, compare=False)
 
-    def copy(self) -> "ScopeState":
-        """An independent copy (revision dicts shared: they are never changed once absorbed)."""
-        return ScopeState({i: list(r) for i, r in self.revisions.items()}, dict(self.transactions),
-                          set(self.tombstones), list(self.order),
-                          {k: dict(ids) for k, ids in self.active_by_key.items()})
+    def staged(self) -> "StagedState":
+        """A state that reads through to this one and keeps its own changes apart, O(1) to make:
+        a writer plans a batch on it, then absorbs the durable revisions here (``absorbed``)."""
+        return StagedState(self)
 
     def absorb(self, revision: dict) -> None:
         record_id = revision["id"]
         if record_id not in self.revisions:
-            self.revisions[record_id] = []
             self.order.append(record_id)
         self._untrack_key(record_id)
-        self.revisions[record_id].append(revision)
+        self._own_revisions(record_id).append(revision)
         if revision["status"] == "active" and revision.get("memory_key"):
-            self.active_by_key.setdefault(revision["memory_key"], {})[record_id] = None
+            self._own_holders(revision["memory_key"])[record_id] = None
         transition = revision["transition"]
         tx = transition["transaction_id"]
         if tx not in self.transactions:
             self.transactions[tx] = (transition.get("envelope_sha256", ""), record_id, revision["revision"])
         if transition.get("tombstone"):
             self.tombstones.add(transition["tombstone"]["value_sha256"])
+        self.version += 1
 
     def absorb_audit(self, row: dict) -> None:
         """An erasure row keeps its transaction ids and tombstones alive, content-free."""
@@ -62,6 +66,14 @@ class ScopeState:
             self.revisions.pop(record_id, None)
             if record_id in self.order:
                 self.order.remove(record_id)
+        self.version += 1
+
+    # the containers a change writes to (a staged state copies a base entry before changing it)
+    def _own_revisions(self, record_id: str) -> list[dict]:
+        return self.revisions.setdefault(record_id, [])
+
+    def _own_holders(self, memory_key: str) -> dict[str, None]:
+        return self.active_by_key.setdefault(memory_key, {})
 
     def current(self, record_id: str) -> dict | None:
         revisions = self.revisions.get(record_id)
@@ -73,9 +85,9 @@ class ScopeState:
 
     def _untrack_key(self, record_id: str) -> None:
         current = self.current(record_id)
-        holders = self.active_by_key.get(current.get("memory_key")) if current else None
-        if holders:
-            holders.pop(record_id, None)
+        key = current.get("memory_key") if current else None
+        if key and self.active_by_key.get(key) and record_id in self.active_by_key[key]:
+            self._own_holders(key).pop(record_id, None)
 
     def active_for_key(self, memory_key: str) -> dict | None:
         holders = self.active_by_key.get(memory_key)
@@ -97,6 +109,82 @@ class ScopeState:
             if known:
                 out.append(known[-1])
         return out
+
+
+class _LayeredSet:
+    """A set read through to a base set; additions stay in front."""
+
+    def __init__(self, base: set) -> None:
+        self.base, self.front = base, set()
+
+    def __contains__(self, item) -> bool:
+        return item in self.front or item in self.base
+
+    def __iter__(self):
+        yield from self.base
+        yield from (i for i in self.front if i not in self.base)
+
+    def __len__(self) -> int:
+        return len(self.base) + sum(1 for i in self.front if i not in self.base)
+
+    def add(self, item) -> None:
+        self.front.add(item)
+
+    def update(self, items) -> None:
+        self.front.update(items)
+
+
+class _LayeredOrder:
+    """The base's record order followed by the records first seen in front."""
+
+    def __init__(self, base: list) -> None:
+        self.base, self.front = base, []
+
+    def __iter__(self):
+        yield from self.base
+        yield from self.front
+
+    def __len__(self) -> int:
+        return len(self.base) + len(self.front)
+
+    def __contains__(self, item) -> bool:
+        return item in self.front or item in self.base
+
+    def append(self, item) -> None:
+        self.front.append(item)
+
+
+class StagedState(ScopeState):
+    """Changes planned over a base state, invisible to the base's readers until absorbed there.
+
+    Lifecycle plans read it like any state; ``absorbed`` lists the revisions in the order
+    they were absorbed. Erasure is never staged (the store applies it to the files)."""
+
+    def __init__(self, base: ScopeState) -> None:
+        from collections import ChainMap
+        super().__init__(ChainMap({}, base.revisions), ChainMap({}, base.transactions),
+                         _LayeredSet(base.tombstones), _LayeredOrder(base.order),
+                         ChainMap({}, base.active_by_key))
+        self.absorbed: list[dict] = []
+
+    def absorb(self, revision: dict) -> None:
+        super().absorb(revision)
+        self.absorbed.append(revision)
+
+    def absorb_audit(self, row: dict) -> None:
+        raise TypeError("an erasure is applied to the store's files, never staged")
+
+    def _own_revisions(self, record_id: str) -> list[dict]:
+        front = self.revisions.maps[0]
+        if record_id not in front:
+            front[record_id] = list(self.revisions.get(record_id, ()))
+        return front[record_id]
+
+    def _own_holders(self, memory_key: str) -> dict[str, None]:
+        front = self.active_by_key.maps[0]
+        if memory_key not in front:
+            front[memory_key] = dict(self.active_by_key.get(memory_key, {}))
+        return front[memory_key]
 
 
 @dataclass

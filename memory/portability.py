@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .doctor import check_store
 from .errors import InputError, RefusedError, StoreError
-from .jsonio import CANONICALIZATION, atomic_write, canonical_bytes, dumps, fsync_dir, loads_strict
+from .jsonio import CANONICALIZATION, canonical_bytes, dumps, loads_strict
 from .paths import scope_digest
 from .records import SCHEMA_VERSION as RECORD_VERSION
 from .store import AUDIT_VERSION, Store
@@ -75,7 +75,7 @@ def body_sha256(revisions: list[dict], audit: list[dict]) -> str:
 
 def collect(store: Store, scope: dict, *, active_only: bool = False) -> Export:
     """The scope's log, read under the writer lock so revisions and audit rows agree."""
-    with store.writer():
+    with store.writer(scope):
         revisions = store.scope_revisions(scope)
         audit = store.audit_rows(scope)
     if active_only:
@@ -180,16 +180,12 @@ def _write_log(store: Store, scope: dict, revisions: list[dict], audit: list[dic
     ``as_one`` appends the body in one write, so that a group left short mid-body stays where
     doctor sees it (the writer cuts a short group at the tail before each append).
     """
-    directory = store.scope_dir(scope)
     if audit:
-        atomic_write(directory / "audit.jsonl", _lines(audit))
-        fsync_dir(directory.parent)
+        store.replace_audit(scope, audit)
     for chunk in ([revisions] if as_one and revisions else _chunks(_groups(revisions))):
         store.append_lines(scope, chunk)
-    if not (directory / "scope.json").exists() and directory.exists():
-        atomic_write(directory / "scope.json", dumps({"scope_digest": directory.name}) + b"\n")
-    if directory.exists():
-        store.write_manifest(directory)
+    if store.has_scope(scope):
+        store.write_manifest(scope)
 
 
 def _shape_problems(export: Export) -> list[dict]:
@@ -221,9 +217,7 @@ def integrity_problems(export: Export, store: Store) -> list[dict]:
     if shape:
         return problems + shape
     with tempfile.TemporaryDirectory(prefix="memory-restore-") as scratch:
-        staging = Store(Path(scratch), clock=store.clock, policies=store.policies)
-        staging.layout.shards.mkdir(parents=True)
-        staging.pin_policies()
+        staging = Store.create(Path(scratch), clock=store.clock, policies=store.policies)
         _write_log(staging, export.scope, export.revisions, export.audit, as_one=True)
         report = check_store(staging)
         problems += [p for p in report.problems if p["code"] != "derived_stale"]
@@ -294,7 +288,7 @@ def restore(store: Store, export: Export) -> dict:
     """Verify, then append what the target scope lacks; a rerun after a crash completes it."""
     verify(export, store)
     scope = export.scope
-    with store.writer():
+    with store.writer(scope):
         present, audit = store.scope_revisions(scope), store.audit_rows(scope)
         wanted = _hashes(export.revisions)
         if audit not in ([], export.audit) or (present and audit != export.audit) \

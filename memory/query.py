@@ -14,7 +14,7 @@ from . import decision as decide_mod
 from . import planner
 from .clock import normalize_instant
 from .errors import UsageError
-from .indexing import open_dense, open_index
+from .indexing import built_from_state, open_dense, open_index
 from .store import Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
@@ -68,11 +68,11 @@ def _validate(request: QueryRequest) -> None:
 
 
 def _view(store: Store, scope: dict, recorded_as_of: str | None, fingerprint: tuple) -> _View:
-    """The records a query reads. The current view is cached on the store until the scope's
-    files change (it is O(scope) to build); a view as recorded at an instant is built per query."""
+    """The records a query reads. The current view is kept in the read cache until the scope's
+    state changes (it is O(scope) to build); a view as recorded at an instant is built per query."""
     if recorded_as_of is None:
-        return store.derived(scope, "query_view", lambda state: _built_view(scope, state, state.currents()),
-                             fingerprint)
+        return built_from_state(store, scope, "query_view",
+                                lambda state: _built_view(scope, state, state.currents()), fingerprint)
     state = store.state(scope, fingerprint)
     return _built_view(scope, state, state.as_recorded_at(recorded_as_of))
 

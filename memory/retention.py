@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .clock import add_days
-from .jsonio import loads_trusted
 from .lifecycle import ScopeState
 from .paths import scope_digest
 from .policy import ForgettingPolicy
@@ -56,14 +55,9 @@ def expired(state: ScopeState, policy: ForgettingPolicy, now: str) -> dict[int, 
 
 def _scope_of(store: Store, digest: str) -> dict | None:
     """The scope a shard folder holds, read from its first record (folders never carry the key)."""
-    for path in sorted(p for p in store.layout.scope_dir(digest).iterdir()
-                       if p.suffix == ".jsonl" and p.name[0].isdigit()):
-        lines = store.read_shard(path).data.split(b"\n", 1)
-        if lines[0]:
-            scope = loads_trusted(lines[0])["scope"]
-            # a misfiled record must not steer the sweep into another scope (doctor reports it)
-            return scope if scope_digest(scope["type"], scope["key"]) == digest else None
-    return None
+    scope = store.scope_in_folder(digest)
+    # a misfiled record must not steer the sweep into another scope (doctor reports it)
+    return scope if scope is not None and scope_digest(scope["type"], scope["key"]) == digest else None
 
 
 def sweep(store: Store, *, dry_run: bool = False) -> dict:
@@ -77,7 +71,7 @@ def sweep(store: Store, *, dry_run: bool = False) -> dict:
         if scope is None:
             continue
         summary["scopes_checked"] += 1
-        with store.writer():
+        with store.writer(scope):
             state = store.state(scope)          # read again under the lock
             for index, record_ids in sorted(expired(state, policy, now).items()):
                 if not dry_run:

@@ -26,9 +26,7 @@ import hashlib
 import hmac
 import logging
 import logging.config
-import threading
 import unicodedata
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -51,7 +49,7 @@ from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
 from .paths import SCHEMA_DIR
 from .query import QueryRequest, run_query, search_eligible
 from .records import tombstone_hash
-from .store import Store, user_scope
+from .store import ScopeWrite, Store, user_scope
 
 LOG = logging.getLogger("memory.server")
 
@@ -266,15 +264,18 @@ def _episode(request: AddRequest, index: int, message: Message, reason: str) -> 
 
 
 def add_memories(store: Store, request: AddRequest) -> dict:
-    """All of the request's messages land in one durable batch, or none of them do."""
+    """All of the request's messages land in one durable batch, or none of them do.
+
+    Each envelope is admitted once, here; the all-or-nothing check and the apply run in
+    one ``Store.write`` under the user's scope lock, so nothing can change in between."""
     envelopes = episode_envelopes(request)
     admitted = [admit(envelope, store.policies.mutation) for envelope in envelopes]
     if admitted:
-        scope = user_scope(request.user_id)
-        with store.writer():
-            _refuse_partial(store.state(scope), admitted)
-            results = list(_LockHeld.beside(store).apply(envelopes, batch_size=len(envelopes)))
-        _require_written(results)
+        def work(scope_write: ScopeWrite) -> list[dict]:
+            _refuse_partial(scope_write.state, admitted)
+            return [scope_write.apply(item) for item in admitted]
+
+        _require_written(store.write(user_scope(request.user_id), work))
     return {"success": True, "request_id": request.request_id, "user_id": request.user_id,
             "session_id": request.session_id}
 
@@ -346,44 +347,6 @@ def status_for(code: str, error: MemoryStoreError | None = None) -> int:
 
 def mutation_status(result: dict) -> int:
     return 200 if result["status"] != "refused" else status_for(result["error"]["code"])
-
-
-# -- stores for many threads -----------------------------------------------------------
-
-class ServedStore(Store):
-    """A Store shared by the worker threads: each scope's cache is folded by one thread at a time."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._guard = threading.Lock()
-        self._scope_locks: dict[tuple, threading.Lock] = {}
-
-    @classmethod
-    def serving(cls, store: Store) -> "ServedStore":
-        return cls(store.root, clock=store.clock, policies=store.policies)
-
-    def state(self, scope: dict, fingerprint: tuple | None = None):
-        key = (scope["type"], scope["key"])
-        with self._guard:
-            lock = self._scope_locks.setdefault(key, threading.Lock())
-        with lock:
-            return super().state(scope, fingerprint)
-
-
-class _LockHeld(Store):
-    """The same store, used while this thread already holds the writer lock.
-
-    ``flock`` belongs to an open file: taking the lock again here would wait on
-    ourselves. Holding it across check-then-apply is what makes an add all-or-nothing.
-    """
-
-    @classmethod
-    def beside(cls, store: Store) -> "_LockHeld":
-        return cls(store.root, clock=store.clock, policies=store.policies)
-
-    @contextmanager
-    def writer(self):
-        yield
 
 
 # -- ASGI plumbing -----------------------------------------------------------------------
@@ -543,7 +506,7 @@ def create_app(store: Store, *, tokens: TokenTable | None, limits: Limits = Limi
     api = FastAPI(title="memory", version="1", docs_url=None, redoc_url=None,
                   description="Policy-governed memory ledger: see docs/SERVER.md.")
     _install_error_handlers(api)
-    _install_routes(api, ServedStore.serving(store), limits)
+    _install_routes(api, store, limits)
     return AccessLog(Gate(api, tokens=tokens, limits=limits))
 
 

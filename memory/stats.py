@@ -15,22 +15,20 @@ from .indexing import index_settings
 from .jsonio import dumps, loads_trusted
 from .retrieval.index import FORMAT, META_FILE
 from .retrieval.tokenize import TOKENIZER_VERSION
-from .store import Store, pinned_offsets, read_audit_rows, shard_files
+from .store import Store
 from .vocabulary import KINDS, STATUSES
 
 
 def index_freshness(store: Store, digest: str, settings: dict) -> str:
     """fresh | stale | missing for one scope's BM25 index."""
-    meta_path = store.layout.index_dir(digest) / META_FILE
+    meta_path = store.index_dir(digest) / META_FILE
     if not meta_path.exists():
         return "missing"
     try:
         meta = loads_trusted(meta_path.read_bytes())
     except ValueError:
         return "stale"
-    shards = shard_files(store.layout.scope_dir(digest))
-    offsets = pinned_offsets(shards, meta.get("cursor") or {}) if isinstance(meta, dict) else None
-    caught_up = offsets is not None and offsets == {name: size for name, (_, size, _) in shards.items()}
+    caught_up = isinstance(meta, dict) and store.cursor_status(digest, meta.get("cursor") or {}) == "caught_up"
     matches = (caught_up and meta.get("format") == FORMAT and meta.get("tokenizer") == TOKENIZER_VERSION
                and meta.get("settings") == settings)
     return "fresh" if matches else "stale"
@@ -52,7 +50,7 @@ def _latest(*instants) -> str | None:
 
 
 def _scope_stats(store: Store, digest: str, scope: dict | None, settings: dict) -> dict:
-    audit = read_audit_rows(store.layout.scope_dir(digest))
+    audit = store.audit_rows(digest)
     currents, revisions, last = [], 0, _latest(*(row.get("at") for row in audit))
     if scope is not None:
         state = store.state(scope)

@@ -10,8 +10,10 @@ from memory.paths import PACKAGE_ROOT
 
 BOTTOM = {"memory.errors", "memory.paths", "memory.jsonio", "memory.clock", "memory.vocabulary"}
 # the write core may import the bottom, each other and store-level siblings, never the read path or consumers
-CORE = BOTTOM | {"memory.schemas", "memory.records", "memory.credentials", "memory.policy",
-                 "memory.envelope", "memory.lifecycle", "memory.store", "memory.doctor", "memory.where"}
+STORE_PACKAGE = {"memory.store", "memory.store.core", "memory.store.layout", "memory.store.log",
+                 "memory.store.manifest", "memory.store.erasure", "memory.store.interface"}
+CORE = BOTTOM | STORE_PACKAGE | {"memory.schemas", "memory.records", "memory.credentials", "memory.policy",
+                                 "memory.envelope", "memory.lifecycle", "memory.doctor", "memory.where"}
 ABOVE_CORE = ("memory.retrieval", "memory.indexing", "memory.planner", "memory.llm_planner", "memory.decision",
               "memory.query", "memory.remote", "memory.importers", "memory.benchmark", "memory.server",
               "memory.api", "memory.mcp_server", "memory.cli")
@@ -61,7 +63,8 @@ def importers_of(package: str) -> set[str]:
 
 
 def test_the_walker_sees_relative_and_function_level_imports():
-    assert "memory.lifecycle" in IMPORTS["memory.store"]            # from . import lifecycle
+    assert "memory.lifecycle" in IMPORTS["memory.store.core"]       # from .. import lifecycle
+    assert "memory.store.log" in IMPORTS["memory.store.core"]       # from . import log
     assert "memory.doctor" in IMPORTS["memory.cli"]                 # imported inside a function
     assert "click" in IMPORTS["memory.cli"]
 
@@ -99,7 +102,7 @@ def test_the_write_core_never_reaches_the_read_path_or_consumers(name):
 def test_the_lower_write_core_never_imports_the_store():
     for name in ("memory.schemas", "memory.records", "memory.credentials", "memory.policy", "memory.envelope",
                  "memory.lifecycle"):
-        assert {i for i in IMPORTS[name] if top(i) == "memory" and i != "memory"} <= CORE - {"memory.store", "memory.doctor"}, name
+        assert {i for i in IMPORTS[name] if top(i) == "memory" and i != "memory"} <= CORE - STORE_PACKAGE - {"memory.doctor"}, name
 
 
 def test_schemas_and_records_sit_below_policy_and_lifecycle():
@@ -107,3 +110,44 @@ def test_schemas_and_records_sit_below_policy_and_lifecycle():
     for name in lower:
         assert not IMPORTS[name] & {"memory.policy", "memory.lifecycle", "memory.envelope", "memory.store"}
     assert "memory.store" not in IMPORTS["memory.lifecycle"] | IMPORTS["memory.envelope"] | IMPORTS["memory.policy"]
+
+
+# -- only the store package touches a store's files (CONVENTIONS 19: the shard rule written once) --
+
+STORE_FILE_NAMES = {".jsonl", "manifest.json", "audit.jsonl", "scope.json", ".lock"}
+# memory.paths holds StoreLayout, the top-level names the store package builds on; memory.where
+# describes the files for people (WHERE_IS_THE_DATA.md)
+NAMES_FILES = STORE_PACKAGE | {"memory.paths", "memory.where"}
+STORE_INTERNALS = {"layout", "read_shard", "_states", "_rewrite_without"}
+
+
+def store_file_uses(path: Path) -> set[str]:
+    """Store file names spelled as strings, and the store's internals reached by attribute."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and node.value in STORE_FILE_NAMES:
+            found.add(repr(node.value))
+        elif isinstance(node, ast.Attribute) and node.attr in STORE_INTERNALS:
+            found.add("." + node.attr)
+    return found
+
+
+def test_the_store_checker_sees_file_names_and_internals():
+    assert {"'manifest.json'", "'.jsonl'"} <= store_file_uses(ALL["memory.store.layout"])
+    assert ".layout" in store_file_uses(ALL["memory.store.core"])
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALL if n not in NAMES_FILES))
+def test_only_the_store_package_touches_store_files(name):
+    """doctor, portability, bootview, retention, indexing, stats go through the Store's API."""
+    assert store_file_uses(ALL[name]) == set(), f"{name} reaches into the store's files"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALL if n not in STORE_PACKAGE))
+def test_only_the_store_package_imports_its_modules(name):
+    inner = {i for i in IMPORTS[name] if i.startswith("memory.store.")}
+    assert inner == set(), f"{name} imports {inner}: import from memory.store"
+
+
+def test_only_the_store_package_locks_files():
+    assert importers_of("fcntl") <= STORE_PACKAGE

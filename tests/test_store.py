@@ -387,6 +387,8 @@ def test_a_store_that_is_not_there_is_a_store_error(tmp_path):
     with pytest.raises(StoreError) as caught:
         Store.open(tmp_path / "nowhere")
     assert caught.value.code == "store_not_found" and caught.value.exit_code == 7
+    # the hint must be a command that runs: --store is the group's option, before the command
+    assert f"memory --store {tmp_path / 'nowhere'} init" in caught.value.message
 
 
 def test_a_corrupt_complete_line_fails_loudly(store, acked):
@@ -591,3 +593,100 @@ def test_a_long_lived_store_sees_another_processes_same_size_change(store, tmp_p
     applied(reopen(store), add_env("The user likes go.", "user.game", "tx-2"))
     assert shard_of(store).stat().st_size == before + length
     assert reader.get(record_id_for(scope(), "tx-2"), scope())["statement"] == "The user likes go."
+
+
+# -- one write path (CONVENTIONS 18) ------------------------------------------------------------
+
+def test_writers_of_different_scopes_do_not_wait_for_each_other(store):
+    """The lock is the scope's: while alice's writer is held, bob's write goes through
+    (with one store-wide lock it would wait for ever: flock on a second handle blocks)."""
+    import threading
+    done = []
+    with store.writer(scope("alice")):
+        worker = threading.Thread(target=lambda: done.append(
+            store.mutate(add_env("Bob likes tea.", "user.drink", "tx-bob", user="bob"))))
+        worker.start()
+        worker.join(timeout=60)
+        finished_while_held = not worker.is_alive()
+    worker.join()
+    assert finished_while_held and done[0]["status"] == "applied"
+
+
+def test_a_writer_of_one_scope_excludes_another_writer_of_it(store):
+    import fcntl
+    from memory.store.layout import scope_lock_path
+    with store.writer(scope("alice")):
+        with open(scope_lock_path(store.layout, scope_digest("user", "alice")), "a+b") as other:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        bob_lock = scope_lock_path(store.layout, scope_digest("user", "bob"))
+        bob_lock.parent.mkdir(parents=True, exist_ok=True)
+        with open(bob_lock, "a+b") as free:
+            fcntl.flock(free.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _add_request(request_id: str, messages: list[str]):
+    from memory.server import AddRequest, Message
+    return AddRequest(request_id=request_id, user_id="alice", session_id="s1",
+                      messages=[Message(role="user", content=m) for m in messages])
+
+
+def test_a_served_add_admits_each_message_once(store, monkeypatch):
+    import memory.envelope as envelope_module
+    import memory.server as server
+    calls = []
+    real = envelope_module.admit
+
+    def counting(raw, policy):
+        calls.append(1)
+        return real(raw, policy)
+    monkeypatch.setattr(envelope_module, "admit", counting)
+    monkeypatch.setattr(server, "admit", counting)
+    server.add_memories(store, _add_request("r1", ["I like tea.", "I live in Oslo.", "I have a cat."]))
+    assert len(calls) == 3
+    assert len(list(reopen(store).state(scope()).currents())) == 3
+
+
+def test_a_long_lived_store_applies_its_own_writes_without_reading_the_log_again(store, monkeypatch):
+    import memory.server as server
+    folds = []
+    real = Store.fold
+    monkeypatch.setattr(Store, "fold", lambda self, s: folds.append(1) or real(self, s))
+    for n in range(4):
+        server.add_memories(store, _add_request(f"r{n}", [f"Message number {n}."]))
+        store.state(scope())                      # a search reads the state after each add
+    assert len(folds) == 1
+    assert [r["statement"] for r in store.state(scope()).currents()] == \
+        [r["statement"] for r in reopen(store).state(scope()).currents()]
+
+
+def test_a_refused_add_leaves_the_shared_state_untouched(store):
+    import memory.server as server
+    from memory.errors import RefusedError
+    server.add_memories(store, _add_request("r1", ["I like tea."]))
+    before = list(store.state(scope()).currents())
+    with pytest.raises(RefusedError):
+        server.add_memories(store, _add_request("r1", ["I like coffee."]))   # same request id, other body
+    assert list(store.state(scope()).currents()) == before
+
+
+def test_an_erase_plan_appends_its_revisions_after_removing_the_content(store, monkeypatch):
+    """A plan may erase and also settle other records (a dispute whose other side was erased):
+    its revisions are written after the content is gone."""
+    from memory import lifecycle
+    from memory.envelope import admit
+    doomed = applied(store, add_env("The user likes tea.", "user.drink", "tx-tea"))["record_id"]
+    real = lifecycle.plan
+
+    def erase_and_settle(admitted, state, policy_sha256, now):
+        plan = real(admitted, state, policy_sha256, now)
+        if admitted.envelope["operation"] == "erase":
+            settle = admit(add_env("The user likes coffee.", "user.morning_drink", admitted.envelope["transaction_id"]),
+                           store.policies.mutation)
+            plan.revisions = real(settle, state, policy_sha256, now).revisions
+        return plan
+    monkeypatch.setattr(lifecycle, "plan", erase_and_settle)
+    applied(store, by_id("erase", doomed, "tx-erase"))
+    statements = [r["statement"] for r in reopen(store).state(scope()).currents()]
+    assert statements == ["The user likes coffee."]
+    assert b"likes tea" not in all_bytes(store.root)

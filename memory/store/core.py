@@ -1,0 +1,473 @@
+"""The store object: opens a store root, locks a scope, reads its folded state, applies writes.
+
+Layout and durability rules: docs/ARCHITECTURE.md and WHERE_IS_THE_DATA.md. One writer
+per scope at a time (``fcntl.flock`` on ``locks/<digest>/.lock``, under a shared lock on
+``.lock`` that a whole-store operation takes exclusively); every acknowledged write was
+appended, flushed and fsynced, and its scope manifest replaced atomically, before the
+call returned. A torn last line, or a transaction whose revisions did not all reach the
+disk, is never read as data.
+
+Every write goes through ``Store.write(scope, work)``: under the scope's lock, ``work``
+gets a ``ScopeWrite`` whose ``apply`` plans each admitted envelope once on a staged state
+and whose revisions reach the log, then the store's own state, when ``work`` returns.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, TypeVar
+
+from .. import lifecycle
+from ..clock import SystemClock
+from ..errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
+from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict
+from ..lifecycle import ScopeState, StagedState
+from ..policy import Policies, load_policies
+from . import erasure, log, manifest
+from .layout import SCOPE_FILE, StoreLayout, digest_of, scope_lock_path, shard_files, shard_names
+
+STORE_FORMAT = "memory.store.v1"
+SHARD_MAX_BYTES = 2 * 1024 * 1024
+DEFAULT_BATCH = 500
+
+T = TypeVar("T")
+
+
+def result_for(envelope: object, status: str, record_id=None, revision=None, error=None) -> dict:
+    envelope = envelope if isinstance(envelope, dict) else {}
+    tx = envelope.get("transaction_id")
+    op = envelope.get("operation")
+    return {"status": status, "transaction_id": tx if isinstance(tx, str) else None,
+            "operation": op if isinstance(op, str) else None,
+            "record_id": record_id, "revision": revision, "error": error}
+
+
+def refused(envelope: object, exc: MemoryStoreError) -> dict:
+    return result_for(envelope, "refused", error={"code": exc.code, "message": exc.message})
+
+
+def scope_of(scope_type: str, scope_key: str) -> dict:
+    return {"type": scope_type, "key": scope_key}
+
+
+def user_scope(user: str) -> dict:
+    if not isinstance(user, str) or not user.strip():
+        raise InputError("a scope needs a non-empty user", code="scope_required")
+    return scope_of("user", user)
+
+
+Where = "dict | str"   # a scope, or the digest naming its folder
+
+
+class Store:
+    """A store root with its policies and clock. Cheap to open; caches each scope's folded state.
+
+    Safe to share between threads: a scope is folded by one thread at a time, and writers
+    of one scope take its file lock (which also excludes other threads of this process)."""
+
+    def __init__(self, root: Path, *, clock=None, policies: Policies | None = None, config=None):
+        self.layout = StoreLayout(Path(root))
+        self.root = self.layout.root
+        self.clock = clock or SystemClock()
+        self.policies = policies or load_policies(config)
+        self.shard_max_bytes = SHARD_MAX_BYTES
+        self._states: dict[str, tuple[tuple, ScopeState]] = {}
+        self._guard = threading.Lock()
+        self._fold_locks: dict[str, threading.Lock] = {}
+
+    # -- opening --------------------------------------------------------------
+
+    @classmethod
+    def create(cls, root: Path, *, clock=None, config=None, policies: Policies | None = None) -> "Store":
+        store = cls(root, clock=clock, config=config, policies=policies)
+        if store.layout.marker.exists():
+            return store
+        store.layout.shards.mkdir(parents=True, exist_ok=True)
+        store.pin_policies()
+        return store
+
+    @classmethod
+    def open(cls, root: Path, *, clock=None, config=None) -> "Store":
+        marker = StoreLayout(Path(root)).marker
+        if not marker.exists():
+            # the option belongs to the group: it goes before the command
+            raise StoreError(f"no store at {root} (run: memory --store {root} init)", code="store_not_found")
+        return cls(root, clock=clock, config=config)
+
+    def marker(self) -> dict:
+        return loads_strict(self.layout.marker.read_bytes(), what="store.json")
+
+    def pin_policies(self) -> None:
+        """Record the policy files in force (``doctor`` reports drift from these)."""
+        atomic_write(self.layout.marker, dumps({
+            "schema_version": STORE_FORMAT, "pinned_at": self.clock.now(),
+            "policy_sha256": self.policies.hashes()}, pretty=True) + b"\n")
+
+    # -- where a scope's files are ------------------------------------------------
+
+    def _digest(self, where) -> str:
+        return where if isinstance(where, str) else digest_of(where)
+
+    def scope_dir(self, where) -> Path:
+        """The folder of a scope (given as a scope or as its digest)."""
+        return self.layout.scope_dir(self._digest(where))
+
+    def index_dir(self, where) -> Path:
+        """The folder of a scope's retrieval index (derived; ``indexing`` owns its content)."""
+        return self.layout.index_dir(self._digest(where))
+
+    def view_dir(self, where) -> Path:
+        """The folder of a scope's boot view (derived; ``bootview`` owns its content)."""
+        return self.layout.view_dir(self._digest(where))
+
+    def views_root(self) -> Path:
+        return self.layout.root / "views"
+
+    def has_scope(self, where) -> bool:
+        return self.scope_dir(where).is_dir()
+
+    def scope_digests(self) -> list[str]:
+        if not self.layout.shards.is_dir():
+            return []
+        return sorted(p.name for p in self.layout.shards.iterdir() if p.is_dir())
+
+    def scope_in_folder(self, digest: str) -> dict | None:
+        """The scope a folder holds, read from its first record (None: no record left)."""
+        first = log.first_revision(self.scope_dir(digest)) if self.has_scope(digest) else None
+        return first["scope"] if first else None
+
+    # -- locking --------------------------------------------------------------
+
+    @contextmanager
+    def writer(self, where=None):
+        """The scope's write lock (or, with no scope, the whole store's).
+
+        Writers of different scopes do not wait for each other; a whole-store writer waits
+        for every scope writer. Not re-entrant: a thread holding it must not take it again."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.layout.lock, "a+b") as store_handle:
+            fcntl.flock(store_handle.fileno(), fcntl.LOCK_EX if where is None else fcntl.LOCK_SH)
+            try:
+                if where is None:
+                    yield
+                    return
+                path = scope_lock_path(self.layout, self._digest(where))
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "a+b") as handle:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                    try:
+                        yield
+                    finally:
+                        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            finally:
+                fcntl.flock(store_handle.fileno(), fcntl.LOCK_UN)
+
+    # -- reading --------------------------------------------------------------
+
+    def shard_paths(self, where) -> list[Path]:
+        directory = self.scope_dir(where)
+        return [directory / name for name in shard_names(directory)]
+
+    def shard_files(self, where) -> dict:
+        """{name: (path, size, inode)} for the scope's shards."""
+        return shard_files(self.scope_dir(where))
+
+    def fingerprint(self, scope: dict) -> tuple:
+        """What changes when another process writes: sizes alone do not (a healed torn tail
+        followed by an append of the same length, an erasure's rewrite), so the file identity,
+        its mtime and its last bytes are part of it.
+
+        Only the last shard and the audit log are read: a sealed shard is never appended to
+        or healed in place (erasure rewrites it as a new file, a new inode), and a shard that
+        stops being the last does so because a new one appeared, which changes the tuple."""
+        # plain strings, not Path objects: every query takes this, and Paths cost more than the stats
+        directory = str(self.scope_dir(scope))
+        names = shard_names(directory)
+        tailed = {names[-1], "audit.jsonl"} if names else {"audit.jsonl"}
+        out = []
+        for name in names + ["audit.jsonl"]:
+            path = os.path.join(directory, name)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            tail = log.tail_bytes(path, st.st_size) if name in tailed else b""
+            out.append((name, st.st_size, st.st_ino, st.st_mtime_ns, tail))
+        return tuple(out)
+
+    read_shard = staticmethod(log.read_shard)
+
+    def shard_bytes(self, where) -> list[tuple[str, bytes]]:
+        """(name, every byte) of each shard, torn tail included: what ``doctor`` verifies."""
+        return [(path.name, path.read_bytes()) for path in self.shard_paths(where)]
+
+    def manifest_bytes(self, where) -> bytes | None:
+        return manifest.manifest_bytes(self.scope_dir(where))
+
+    def scope_revisions(self, where) -> list[dict]:
+        """Every complete revision of a scope, in log order (incomplete tail groups dropped)."""
+        return log.read_revisions(self.scope_dir(where))
+
+    def audit_rows(self, where) -> list[dict]:
+        return log.read_audit_rows(self.scope_dir(where))
+
+    def read_tail(self, where, cursor: object) -> log.Tail:
+        """The complete lines a derived file pinned at ``cursor`` has not read (``log.read_tail``)."""
+        return log.read_tail(self.scope_dir(where), cursor)
+
+    def cursor_status(self, where, cursor: object) -> str:
+        """``caught_up`` | ``behind`` | ``moved`` for a derived file's cursor."""
+        return log.cursor_status(self.scope_dir(where), cursor)
+
+    def unchanged_since(self, where, files: dict) -> bool:
+        """Whether no shard listed in ``files`` (``shard_files``) was rewritten since."""
+        return log.same_files(self.scope_dir(where), files)
+
+    def state(self, scope: dict, fingerprint: tuple | None = None) -> ScopeState:
+        """The scope's folded log, cached until its files change.
+
+        ``fingerprint``: the scope's ``fingerprint()`` taken by the caller moments ago (a query
+        reads it once for its view and its index); never one kept from an earlier read."""
+        digest = digest_of(scope)
+        with self._guard:
+            lock = self._fold_locks.setdefault(digest, threading.Lock())
+        with lock:
+            if fingerprint is None:
+                fingerprint = self.fingerprint(scope)
+            cached = self._states.get(digest)
+            if cached and cached[0] == fingerprint:
+                return cached[1]
+            state = self.fold(scope)
+            self._states[digest] = (fingerprint, state)
+            return state
+
+    def fold(self, scope: dict) -> ScopeState:
+        """The scope's log read from disk, ignoring any cache."""
+        state = ScopeState()
+        for revision in self.scope_revisions(scope):
+            state.absorb(revision)
+        for row in self.audit_rows(scope):
+            state.absorb_audit(row)
+        return state
+
+    def _adopt(self, scope: dict, state: ScopeState) -> None:
+        """Cache ``state`` as the fold of the scope's current files: only under the scope's
+        lock, right after writing exactly the revisions it absorbed."""
+        self._states[digest_of(scope)] = (self.fingerprint(scope), state)
+
+    def _forget(self, scope: dict) -> None:
+        self._states.pop(digest_of(scope), None)
+
+    def get(self, record_id: str, scope: dict) -> dict:
+        record = self.state(scope).current(record_id)
+        if record is None:
+            raise NotFoundError("no such record in this scope", code="record_not_found")
+        return record
+
+    def history(self, record_id: str, scope: dict) -> list[dict]:
+        revisions = self.state(scope).revisions.get(record_id)
+        if not revisions:
+            raise NotFoundError("no such record in this scope", code="record_not_found")
+        return list(revisions)
+
+    def candidates(self, scope: dict) -> list[dict]:
+        return [r for r in self.state(scope).currents() if r["status"] == "candidate"]
+
+    # -- writing --------------------------------------------------------------
+
+    def write(self, scope: dict, work: Callable[["ScopeWrite"], T]) -> T:
+        """Run ``work`` under the scope's lock; what it applied is durable when this returns.
+
+        The one write path (CONVENTIONS 18): ``work`` gets a ``ScopeWrite`` whose ``state``
+        is the scope as the files now hold it plus what ``work`` applied so far, and whose
+        ``apply(admitted)`` plans and stages one admitted envelope. If ``work`` raises,
+        nothing it staged is written (an erasure it applied is already on disk)."""
+        with self.writer(scope):
+            handle = ScopeWrite(self, scope)
+            try:
+                out = work(handle)
+            except BaseException:
+                handle.discard()
+                raise
+            handle.commit()
+            return out
+
+    def mutate(self, raw: bytes | str | dict) -> dict:
+        """Admit and apply one envelope durably; returns the DESIGN §5 result."""
+        return next(iter(self.apply([raw], batch_size=1)))
+
+    def apply(self, envelopes: Iterable, *, batch_size: int = DEFAULT_BATCH,
+              progress: Callable[[int], None] | None = None) -> Iterator[dict]:
+        """Apply envelopes in batches: one lock and one fsync per touched scope per batch.
+
+        Results of a batch are yielded (in input order) only after the batch is durable.
+        """
+        batch: list = []
+        for raw in envelopes:
+            batch.append(raw)
+            if len(batch) >= batch_size:
+                yield from self._apply_batch(batch)
+                if progress:
+                    progress(len(batch))
+                batch = []
+        if batch:
+            yield from self._apply_batch(batch)
+            if progress:
+                progress(len(batch))
+
+    def _apply_batch(self, batch: list) -> list[dict]:
+        from ..envelope import admit  # here, not at the top: a read-only process never admits
+        results: list = [None] * len(batch)
+        by_scope: dict[str, tuple[dict, list]] = {}
+        for at, raw in enumerate(batch):
+            try:
+                admitted = admit(raw, self.policies.mutation)
+            except MemoryStoreError as exc:
+                results[at] = refused(raw, exc)
+                continue
+            scope = admitted.envelope["target"]["scope"]
+            by_scope.setdefault(digest_of(scope), (scope, []))[1].append((at, admitted))
+        # scopes are independent: each one's envelopes keep their order, under that scope's lock
+        for scope, items in by_scope.values():
+            for at, result in self.write(scope, lambda w, items=items: [(at, w.apply(a)) for at, a in items]):
+                results[at] = result
+        return results
+
+    def append_lines(self, where, revisions: list[dict]) -> int:
+        """Append one transaction group (the caller holds the scope's lock); never split a group.
+
+        Returns the bytes a crashed writer had left at the tail and that were cut first."""
+        directory = self.scope_dir(where)
+        new_scope = not directory.exists()
+        directory.mkdir(parents=True, exist_ok=True)
+        if new_scope:
+            atomic_write(directory / SCOPE_FILE, dumps({"scope_digest": directory.name}) + b"\n")
+        healed = log.heal_tail(directory)
+        if healed:
+            self.drop_derived(where)  # an index cursor may point past the cut: it would read mid-line
+        log.append_group(directory, revisions, self.shard_max_bytes)
+        if new_scope:
+            fsync_dir(directory.parent)
+        return healed
+
+    def write_manifest(self, where, *, appended_only: bool = False) -> dict:
+        """Rewrite the scope's ``manifest.json`` from its shards (``manifest.write_manifest``)."""
+        return manifest.write_manifest(self.scope_dir(where) if not isinstance(where, Path) else where,
+                                       policy_sha256=self.policies.hashes(), now=self.clock.now(),
+                                       appended_only=appended_only)
+
+    def replace_audit(self, where, rows: list[dict]) -> None:
+        """A restore into an empty scope writes its audit log whole (caller holds the lock)."""
+        directory = self.scope_dir(where)
+        directory.mkdir(parents=True, exist_ok=True)
+        if not (directory / SCOPE_FILE).exists():
+            atomic_write(directory / SCOPE_FILE, dumps({"scope_digest": directory.name}) + b"\n")
+        log.replace_audit(directory, rows)
+        fsync_dir(directory.parent)
+
+    def repair_scope(self, digest: str) -> None:
+        """``doctor --repair`` on one scope folder: cut unacknowledged tails, finish an erasure
+        that crashed between its audit row and its rewrite, rewrite the manifest, drop derived."""
+        directory = self.scope_dir(digest)
+        if directory.is_dir():
+            with self.writer(digest):
+                log.heal_all(directory)
+                erased = {i for row in log.read_audit_rows(directory) for i in row.get("record_ids", [])}
+                erasure.remove(directory, erased)
+                self.write_manifest(digest)
+        shutil.rmtree(self.index_dir(digest), ignore_errors=True)
+
+    # -- erasure --------------------------------------------------------------
+
+    def erase_content(self, scope: dict, state: ScopeState, doomed: set, why: dict) -> dict:
+        """Remove every revision of ``doomed`` from the scope's files; the caller holds the scope's lock.
+
+        ``why`` (event, actor, reason, ...) goes into the content-free audit row, which is
+        written (durably) before the shards are rewritten; returns that row.
+        """
+        row = erasure.erase(self.scope_dir(scope), state, doomed, why, self.clock.now())
+        self.drop_derived(scope)
+        self.write_manifest(scope)
+        self._forget(scope)
+        return row
+
+    def drop_derived(self, where) -> None:
+        for directory in (self.index_dir(where), self.view_dir(where)):
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+class ScopeWrite:
+    """One scope under its writer lock: what a ``Store.write`` work function is handed."""
+
+    def __init__(self, store: Store, scope: dict) -> None:
+        self.store, self.scope = store, scope
+        self._base = store.state(scope)       # checked against the files, under the lock
+        self.state: StagedState = self._base.staged()
+        self._groups: list[list[dict]] = []
+
+    def apply(self, admitted) -> dict:
+        """Plan one admitted envelope on the staged state and stage its revisions; the result."""
+        envelope = admitted.envelope
+        try:
+            known = self.state.transactions.get(envelope["transaction_id"])
+            if known is not None:
+                if known[0] != admitted.envelope_sha256:
+                    raise RefusedError("this transaction_id was used with a different envelope",
+                                       code="transaction_conflict")
+                return result_for(envelope, "idempotent", known[1], known[2])
+            plan = lifecycle.plan(admitted, self.state, self.store.policies.mutation.sha256, self.store.clock.now())
+            if plan.erase_record_ids or plan.erase_scope:
+                self._erase(plan, admitted)
+                return result_for(envelope, "applied", plan.record_id, None)
+            for revision in plan.revisions:
+                self.state.absorb(revision)
+            self._groups.append(plan.revisions)
+            return result_for(envelope, "applied", plan.record_id, plan.revision)
+        except MemoryStoreError as exc:
+            return refused(envelope, exc)
+
+    def _erase(self, plan: lifecycle.Plan, admitted) -> None:
+        """Write what is staged, remove the content, then append what the plan settles
+        (``plan.revisions``: e.g. a dispute whose other side was erased), all durably."""
+        self.commit()
+        self.store.erase_content(self.scope, self._base, set(plan.erase_record_ids), {
+            "event": "erase_scope" if plan.erase_scope else "erase_record",
+            "actor": admitted.envelope["actor"], "reason": admitted.envelope.get("reason"),
+            "transaction_id": admitted.envelope["transaction_id"],
+            "transactions": {admitted.envelope["transaction_id"]: admitted.envelope_sha256}})
+        self._base = self.store.state(self.scope)
+        self.state = self._base.staged()
+        if plan.revisions:
+            for revision in plan.revisions:
+                self.state.absorb(revision)
+            self._groups.append(plan.revisions)
+            self.commit()
+
+    def discard(self) -> None:
+        self._groups = []
+        self.state = self._base.staged()
+
+    def commit(self) -> None:
+        """Append the staged groups in one write, rewrite the manifest, then let the store's
+        own state take the revisions (the next read or write need not re-read the log)."""
+        if not self._groups:
+            return
+        groups, self._groups = self._groups, []
+        try:
+            healed = self.store.append_lines(self.scope, [r for group in groups for r in group])
+            self.store.write_manifest(self.scope, appended_only=not healed)
+        except BaseException:
+            self.store._forget(self.scope)   # the files may hold part of it: read them again
+            raise
+        if healed:
+            self.store._forget(self.scope)
+            self._base = self.store.state(self.scope)
+        else:
+            for revision in self.state.absorbed:
+                self._base.absorb(revision)
+            self.store._adopt(self.scope, self._base)
+        self.state = self._base.staged()

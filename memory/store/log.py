@@ -1,0 +1,287 @@
+"""The append-only log of one scope: its shards and its audit file.
+
+Append (one transaction group per write, fsynced), heal (cut what a crash left
+unacknowledged at the tail), read (complete lines only; a group cut short is not
+data), and pins (a position in a shard that tells "behind" from "moved", which the
+derived files use to read only what is new). Nothing here knows about policies or
+caches: ``Store`` (``core``) decides what to write and when.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import StoreError
+from ..jsonio import atomic_write, canonical_bytes, loads_trusted
+from .layout import AUDIT_FILE, shard_files, shard_names, shard_paths
+
+
+@dataclass
+class ShardFile:
+    path: Path
+    data: bytes          # complete lines only
+    torn_bytes: int      # bytes after the last LF (a crash mid-write)
+
+
+def read_shard(path: Path) -> ShardFile:
+    data = Path(path).read_bytes()
+    cut = data.rfind(b"\n") + 1
+    return ShardFile(Path(path), data[:cut], len(data) - cut)
+
+
+def tail_bytes(path: Path | str, size: int, length: int = 64) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, size - length))
+        return handle.read(length)
+
+
+# -- reading ------------------------------------------------------------------------------
+
+def read_audit_rows(scope_dir: Path) -> list[dict]:
+    path = Path(scope_dir) / AUDIT_FILE
+    if not path.exists():
+        return []
+    return [loads_trusted(line) for line in read_shard(path).data.splitlines()]
+
+
+def settled_transactions(audit_rows: list[dict]) -> frozenset:
+    """Transactions an erasure touched: their groups were durable, then lost lines on purpose.
+
+    An erase removes the revisions of the erased records, so an update's group can
+    legitimately hold fewer lines than its ``group_size``; it must not look cut short.
+    """
+    return frozenset(tx for row in audit_rows for tx in row.get("transactions", {}))
+
+
+def drop_incomplete_tail(revisions: list[dict], settled: frozenset = frozenset()) -> list[dict]:
+    """A transaction writes its revisions as one group; a group cut short by a crash is not data."""
+    if not revisions:
+        return revisions
+    last_tx = revisions[-1]["transition"]["transaction_id"]
+    if last_tx in settled:
+        return revisions
+    start = len(revisions)
+    while start > 0 and revisions[start - 1]["transition"]["transaction_id"] == last_tx:
+        start -= 1
+    group = revisions[start:]
+    expected = group[0]["transition"].get("group_size", 1)
+    return revisions if len(group) >= expected else revisions[:start]
+
+
+def read_revisions(scope_dir: Path) -> list[dict]:
+    """Every complete revision of a scope folder, in log order (incomplete tail groups dropped)."""
+    revisions: list[dict] = []
+    for path in shard_paths(scope_dir):
+        shard = read_shard(path)
+        for number, line in enumerate(shard.data.splitlines(), 1):
+            try:
+                revisions.append(loads_trusted(line))
+            except ValueError:
+                raise StoreError(f"shard {path.name} line {number} is not JSON (run: memory doctor)",
+                                 code="store_corrupt") from None
+    return drop_incomplete_tail(revisions, settled_transactions(read_audit_rows(scope_dir)))
+
+
+def first_revision(scope_dir: Path) -> dict | None:
+    """The first complete revision of a scope folder (None: no record left)."""
+    for path in shard_paths(scope_dir):
+        data = read_shard(path).data
+        if data:
+            return loads_trusted(data[:data.index(b"\n")])
+    return None
+
+
+# -- pins ---------------------------------------------------------------------------------
+
+def shard_pin(path: Path, offset: int, inode: int) -> str:
+    """A position in a shard that changes when the bytes before it do: the name, the inode (an
+    erasure's rewrite is a new file) and a digest of the 64 bytes before the offset (a crash cut
+    healed in place, then appended again, keeps the inode and may regrow past the old offset).
+    Derived files record these so they can tell "behind" (read on) from "moved" (rebuild)."""
+    with open(path, "rb") as handle:
+        handle.seek(max(0, offset - 64))
+        tail = handle.read(min(offset, 64))
+    return f"{Path(path).name}|{inode}|{hashlib.sha256(tail).hexdigest()[:16]}"
+
+
+def pinned_offsets(shards: dict, cursor: dict) -> dict | None:
+    """{shard name: offset} when every pin in ``cursor`` still holds, else None (moved)."""
+    offsets = {}
+    for pin, offset in cursor.items():
+        name = pin.split("|", 1)[0]
+        entry = shards.get(name)
+        if not isinstance(offset, int) or entry is None or offset > entry[1] \
+                or shard_pin(entry[0], offset, entry[2]) != pin:
+            return None
+        offsets[name] = offset
+    return offsets
+
+
+@dataclass
+class Tail:
+    """What a derived file must read to catch up with a scope's shards."""
+
+    moved: bool                       # a pin no longer holds: start over (``lines`` are all of the log)
+    lines: list[bytes] = field(default_factory=list)   # complete lines after the cursor, in log order
+    cursor: dict = field(default_factory=dict)          # pins of the position after ``lines``
+
+    @property
+    def caught_up(self) -> bool:
+        return not self.moved and not self.lines
+
+
+def cursor_status(scope_dir: Path, cursor: object) -> str:
+    """``caught_up`` | ``behind`` | ``moved`` for a derived file's cursor, reading no shard content."""
+    shards = shard_files(scope_dir)
+    offsets = pinned_offsets(shards, cursor) if isinstance(cursor, dict) else None
+    if offsets is None:
+        return "moved"
+    return "caught_up" if offsets == {name: size for name, (_, size, _) in shards.items()} else "behind"
+
+
+def read_tail(scope_dir: Path, cursor: object) -> Tail:
+    """The complete lines a derived file pinned at ``cursor`` has not read yet, and the new cursor.
+
+    When a pin no longer holds (an erasure's rewrite, a healed crash cut, a vanished shard)
+    the tail is the whole log and ``moved`` is set: the reader rebuilds."""
+    shards = shard_files(scope_dir)
+    offsets = pinned_offsets(shards, cursor) if isinstance(cursor, dict) else None
+    moved = offsets is None
+    offsets = offsets or {}
+    lines: list[bytes] = []
+    new_cursor = {}
+    for name, (path, size, inode) in shards.items():
+        start = offsets.get(name, 0)
+        if start < size:
+            with open(path, "rb") as handle:
+                handle.seek(start)
+                chunk = handle.read(size - start)
+            complete = chunk[:chunk.rfind(b"\n") + 1]
+            lines.extend(complete.splitlines())
+        else:
+            complete = b""
+        new_cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
+    return Tail(moved, lines, new_cursor)
+
+
+def same_files(scope_dir: Path, before: dict) -> bool:
+    """Whether every shard of ``before`` (``shard_files``) is still the same file (no rewrite)."""
+    now = {p.name: p.stat().st_ino for p in shard_paths(scope_dir)}
+    return all(now.get(name) == inode for name, (_, _, inode) in before.items())
+
+
+# -- healing ------------------------------------------------------------------------------
+
+def heal_torn_tail(path: Path) -> int:
+    """Cut bytes after the last LF (never-acknowledged data); returns how many were cut."""
+    path = Path(path)
+    if not path.exists():
+        return 0
+    size = path.stat().st_size
+    if size == 0:
+        return 0
+    with open(path, "r+b") as handle:
+        handle.seek(max(0, size - 1))
+        if handle.read(1) == b"\n":
+            return 0
+        data = path.read_bytes()
+        keep = data.rfind(b"\n") + 1
+        handle.truncate(keep)
+        handle.flush()
+        os.fsync(handle.fileno())
+        return size - keep
+
+
+def cut_incomplete_group(path: Path, settled: frozenset = frozenset()) -> int:
+    """Truncate a trailing transaction group cut short by a crash; returns the bytes cut.
+
+    Such a group was never acknowledged. Left in place, the next append would bury it
+    mid-log, where readers no longer recognise it as a torn tail and would read it as data.
+    """
+    path = Path(path)
+    if not path.exists():
+        return 0
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    try:
+        revisions = [loads_trusted(line) for line in lines]
+    except ValueError:
+        return 0  # a corrupt complete line is tampering: doctor reports it, nothing is cut
+    kept = drop_incomplete_tail(revisions, settled)
+    if len(kept) == len(revisions):
+        return 0
+    keep = sum(len(line) for line in lines[:len(kept)])
+    with open(path, "r+b") as handle:
+        handle.truncate(keep)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return len(data) - keep
+
+
+def heal_tail(scope_dir: Path) -> int:
+    """Under the scope's lock: cut the last shard's torn line and any cut-short group (bytes cut)."""
+    shards = shard_paths(scope_dir)
+    if not shards:
+        return 0
+    return heal_torn_tail(shards[-1]) + cut_incomplete_group(shards[-1],
+                                                            settled_transactions(read_audit_rows(scope_dir)))
+
+
+def heal_all(scope_dir: Path) -> None:
+    """``doctor --repair``: every shard's torn tail, then the last group cut short."""
+    shards = shard_paths(scope_dir)
+    for path in shards:
+        heal_torn_tail(path)
+    if shards:
+        cut_incomplete_group(shards[-1], settled_transactions(read_audit_rows(scope_dir)))
+
+
+# -- appending ----------------------------------------------------------------------------
+
+def append_durable(path: Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    heal_torn_tail(path)
+    with open(path, "ab") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
+    """The shard the next ``incoming`` bytes go to: the last one, or a new one when it is full."""
+    names = shard_names(scope_dir)
+    if not names:
+        return Path(scope_dir) / "000001.jsonl"
+    last = Path(scope_dir) / names[-1]
+    size = last.stat().st_size
+    if size and size + incoming > max_bytes:
+        return Path(scope_dir) / f"{int(last.stem) + 1:06d}.jsonl"
+    return last
+
+
+def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> None:
+    """Append revisions in one write, flushed and fsynced; never split across shards."""
+    payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
+    path = shard_for(scope_dir, len(payload), max_bytes)
+    with open(path, "ab") as handle:
+        handle.write(payload)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def rewrite_without(path: Path, doomed: set) -> None:
+    """Replace a shard (atomically, a new inode) by its lines whose record is not ``doomed``."""
+    shard = read_shard(path)
+    kept = [line for line in shard.data.splitlines(keepends=True)
+            if loads_trusted(line)["id"] not in doomed]
+    data = b"".join(kept)
+    if data != shard.data or shard.torn_bytes:
+        atomic_write(path, data)
+
+
+def replace_audit(scope_dir: Path, rows: list[dict]) -> None:
+    """Write a scope's audit log whole (a restore into an empty scope)."""
+    atomic_write(Path(scope_dir) / AUDIT_FILE, b"".join(canonical_bytes(r) + b"\n" for r in rows))
