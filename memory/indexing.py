@@ -19,7 +19,7 @@ from .lifecycle import ScopeState
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
 from .retrieval.temporal import date_words, relative_date_words
-from .store import Store
+from .store import CurrentView, Store
 
 if TYPE_CHECKING:
     from .retrieval import dense
@@ -67,11 +67,17 @@ class ReadCache:
 
     indexes: dict[str, tuple[tuple, ScopeIndex]] = field(default_factory=dict)
     built: dict[tuple[str, str], tuple[ScopeState, int, object]] = field(default_factory=dict)
+    # the scope's current view (the store's derived columns) by digest, with the fingerprint
+    # it was caught up at, and values built from it (the query view)
+    currents: dict[str, tuple[tuple, CurrentView]] = field(default_factory=dict)
+    built_current: dict[tuple[str, str], tuple[CurrentView, int, object]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def clear(self) -> None:
         self.indexes.clear()
         self.built.clear()
+        self.currents.clear()
+        self.built_current.clear()
 
 
 _CACHES: "weakref.WeakKeyDictionary[Store, ReadCache]" = weakref.WeakKeyDictionary()
@@ -102,6 +108,36 @@ def built_from_state(store: Store, scope: dict, name: str, build: Callable[[Scop
         return cached[2]
     value = build(state)
     cache.built[key] = (state, version, value)
+    return value
+
+
+def current_view(store: Store, scope: dict, fingerprint: tuple | None = None) -> CurrentView:
+    """The scope's current view, caught up with its files (extended in place from the tail)."""
+    digest = scope_digest(scope["type"], scope["key"])
+    if fingerprint is None:
+        fingerprint = store.fingerprint(scope)
+    cache = read_cache(store)
+    with cache.lock:   # one thread catches a shared view up at a time
+        cached = cache.currents.get(digest)
+        if cached is not None and cached[0] == fingerprint:
+            return cached[1]
+        view = store.current_view(scope, cached[1] if cached is not None else None)
+        cache.currents[digest] = (fingerprint, view)
+        return view
+
+
+def built_from_current(store: Store, scope: dict, name: str, build: Callable[[CurrentView], object],
+                       fingerprint: tuple | None = None) -> object:
+    """``build(view)`` over the scope's current view, cached until the view changes."""
+    view = current_view(store, scope, fingerprint)
+    cache = read_cache(store)
+    key = (scope_digest(scope["type"], scope["key"]), name)
+    cached = cache.built_current.get(key)
+    version = view.version
+    if cached is not None and cached[0] is view and cached[1] == version:
+        return cached[2]
+    value = build(view)
+    cache.built_current[key] = (view, version, value)
     return value
 
 

@@ -97,7 +97,9 @@ class SearchSpace:
         of the whole scope), so scores need no filtering; checked once per index and view."""
         known = self.memo("covers_index").get("index")
         if known is None or known[0] is not self.index:
-            covers = all(rid in self.records for rid in self.index.doc_ids())
+            covers_all = getattr(self.records, "covers", None)   # a store's current view: by its id table
+            covers = covers_all(self.index.doc_ids()) if covers_all is not None \
+                else all(rid in self.records for rid in self.index.doc_ids())
             known = self.memo("covers_index")["index"] = (self.index, covers)
         return known[1]
 
@@ -133,6 +135,9 @@ class SearchSpace:
         return neighbours
 
     def speaker(self, record_id: str) -> str | None:
+        column = getattr(self.records, "column", None)   # a store's current view: no parse
+        if column is not None:
+            return column("speaker", record_id)
         return (self.records[record_id].get("source") or {}).get("speaker")
 
     def records_by_speaker(self) -> dict[str | None, frozenset[str]]:
@@ -140,9 +145,11 @@ class SearchSpace:
         computed once: a speaker search keeps the scores of a few speakers' records."""
         by_speaker = self._memo.get("records_by_speaker")
         if by_speaker is None:
-            grouped: dict[str | None, set[str]] = {}
-            for record_id in self.records:
-                grouped.setdefault(self.speaker(record_id), set()).add(record_id)
+            group_ids = getattr(self.records, "group_ids", None)   # a store's current view: by column
+            grouped: dict = group_ids("speaker") if group_ids is not None else {}
+            if group_ids is None:
+                for record_id in self.records:
+                    grouped.setdefault(self.speaker(record_id), set()).add(record_id)
             by_speaker = self._memo["records_by_speaker"] = {k: frozenset(v) for k, v in grouped.items()}
         return by_speaker
 
@@ -153,7 +160,9 @@ class SearchSpace:
         process to the next."""
         speakers = self._memo.get("speakers")
         if speakers is None:
-            names = {(record.get("source") or {}).get("speaker") for record in self.records.values()} - {None}
+            distinct = getattr(self.records, "distinct", None)   # a store's current view: by column
+            names = (distinct("speaker") if distinct is not None
+                     else {self.speaker(record_id) for record_id in self.records}) - {None}
             by_term: dict[str, list[str]] = {}
             for name in sorted(names):
                 for term in tokenize(name):

@@ -14,8 +14,8 @@ from . import decision as decide_mod
 from . import planner
 from .clock import normalize_instant
 from .errors import UsageError
-from .indexing import built_from_state, open_dense, open_index
-from .store import Store, user_scope
+from .indexing import built_from_current, open_dense, open_index
+from .store import CreatedAt, CurrentRecords, CurrentView, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
 
@@ -68,11 +68,12 @@ def _validate(request: QueryRequest) -> None:
 
 
 def _view(store: Store, scope: dict, recorded_as_of: str | None, fingerprint: tuple) -> _View:
-    """The records a query reads. The current view is kept in the read cache until the scope's
-    state changes (it is O(scope) to build); a view as recorded at an instant is built per query."""
+    """The records a query reads. The current view comes from the store's derived columns (kept
+    in the read cache and caught up from the appended tail); a view as recorded at an instant
+    is built per query from the folded log."""
     if recorded_as_of is None:
-        return built_from_state(store, scope, "query_view",
-                                lambda state: _built_view(scope, state, state.currents()), fingerprint)
+        return built_from_current(store, scope, "query_view", lambda current: _current_view(scope, current),
+                                  fingerprint)
     state = store.state(scope, fingerprint)
     return _built_view(scope, state, state.as_recorded_at(recorded_as_of))
 
@@ -88,8 +89,23 @@ def _built_view(scope: dict, state, revisions) -> _View:
     return view
 
 
+def _current_view(scope: dict, current: CurrentView) -> _View:
+    """The current records of a scope from its derived view: ids and columns now, each record
+    parsed when the planner or the decision first reads it."""
+    records = CurrentRecords(current)
+    view = _View(scope, records, CreatedAt(current))
+    episode = current.tables["kind"].index("episode") if "episode" in current.tables["kind"] else -1
+    kinds, sessions, names = current.columns["kind"], current.columns["session"], current.tables["session"]
+    for at, record_id in enumerate(records):
+        if sessions[at] and kinds[at] == episode:
+            view.sessions.setdefault(names[sessions[at]], []).append(record_id)
+    return view
+
+
 def _of_kinds(view: _View, kinds) -> _View:
     """A narrowed copy: the view may be the store's cached one, which is shared."""
+    if isinstance(view.records, CurrentRecords):
+        return _View(view.scope, view.records.of_kinds(kinds), view.created, view.sessions)
     return _View(view.scope, {i: r for i, r in view.records.items() if r["kind"] in kinds},
                  view.created, view.sessions)
 

@@ -16,8 +16,11 @@ ENTRIES = [
     {"path": "shards/<scope_digest>/scope.json", "role": "derived", "what": "the scope digest (never the raw key)"},
     {"path": "index/<scope_digest>/", "role": "derived",
      "what": "BM25 index + sidecar pinned to the shard sizes it consumed; rebuilt on the next query when stale; with features.dense_search also dense.bin, record vectors keyed by record id + content hash"},
+    {"path": "current/<scope_digest>/current.bin", "role": "derived",
+     "what": "the scope's current view (record ids, where each current revision is, the columns queries filter on) pinned to the shard bytes it read; extended from the appended tail, rebuilt when its pins move"},
     {"path": "views/<scope_digest>/agent-memory.json", "role": "derived", "what": "boot view; rebuilt by memory build"},
-    {"path": ".lock", "role": "runtime", "what": "the single-writer file lock (empty)"},
+    {"path": ".lock", "role": "runtime", "what": "the store lock (empty): scope writers hold it shared, a whole-store writer exclusively"},
+    {"path": "locks/<scope_digest>/.lock", "role": "runtime", "what": "one scope's writer lock (empty): writers of different scopes do not wait for each other"},
 ]
 
 OPERATIONS = {
@@ -25,7 +28,7 @@ OPERATIONS = {
     "move": "move the folder and point --store or $MEMORY_STORE at it; derived files travel or are rebuilt",
     "verify": "memory doctor --store PATH (recomputes every hash and manifest)",
     "erase": "memory erase RECORD_ID --user U, memory erase --key KEY --user U, or memory erase --user U --whole-scope",
-    "rebuild_derived": "delete index/ and views/; the next query and memory build recreate them",
+    "rebuild_derived": "delete index/, current/ and views/; the next query and memory build recreate them",
 }
 
 

@@ -27,8 +27,8 @@ from ..errors import InputError, MemoryStoreError, NotFoundError, RefusedError, 
 from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict
 from ..lifecycle import ScopeState, StagedState
 from ..policy import Policies, load_policies
-from . import erasure, log, manifest
-from .layout import SCOPE_FILE, StoreLayout, digest_of, scope_lock_path, shard_files, shard_names
+from . import current, erasure, log, manifest
+from .layout import SCOPE_FILE, StoreLayout, current_dir, digest_of, scope_lock_path, shard_files, shard_names
 
 STORE_FORMAT = "memory.store.v1"
 SHARD_MAX_BYTES = 2 * 1024 * 1024
@@ -223,6 +223,13 @@ class Store:
         """``caught_up`` | ``behind`` | ``moved`` for a derived file's cursor."""
         return log.cursor_status(self.scope_dir(where), cursor)
 
+    def current_view(self, scope: dict, previous: "current.CurrentView | None" = None) -> "current.CurrentView":
+        """The scope's current view (``current.CurrentView``) caught up with its files: ``previous``
+        (a view this process holds) extended in place, or the saved one, or one read from the log."""
+        view = previous if previous is not None else current.CurrentView.load(
+            current_dir(self.layout, digest_of(scope)), self.scope_dir(scope))
+        return current.refreshed(view)
+
     def unchanged_since(self, where, files: dict) -> bool:
         """Whether no shard listed in ``files`` (``shard_files``) was rewritten since."""
         return log.same_files(self.scope_dir(where), files)
@@ -380,6 +387,7 @@ class Store:
                 erasure.remove(directory, erased)
                 self.write_manifest(digest)
         shutil.rmtree(self.index_dir(digest), ignore_errors=True)
+        shutil.rmtree(current_dir(self.layout, digest), ignore_errors=True)
 
     # -- erasure --------------------------------------------------------------
 
@@ -396,7 +404,8 @@ class Store:
         return row
 
     def drop_derived(self, where) -> None:
-        for directory in (self.index_dir(where), self.view_dir(where)):
+        for directory in (self.index_dir(where), self.view_dir(where),
+                          current_dir(self.layout, self._digest(where))):
             shutil.rmtree(directory, ignore_errors=True)
 
 

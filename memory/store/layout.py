@@ -12,12 +12,13 @@ from pathlib import Path
 from ..paths import StoreLayout, scope_digest
 
 __all__ = ["StoreLayout", "scope_digest", "digest_of", "shard_names", "shard_paths", "shard_files",
-           "is_shard_name", "scope_lock_path", "AUDIT_FILE", "MANIFEST_FILE", "SCOPE_FILE"]
+           "is_shard_name", "scope_lock_path", "current_dir", "AUDIT_FILE", "MANIFEST_FILE", "SCOPE_FILE"]
 
 AUDIT_FILE = "audit.jsonl"
 MANIFEST_FILE = "manifest.json"
 SCOPE_FILE = "scope.json"
 LOCKS_DIR = "locks"
+CURRENT_DIR = "current"
 
 
 def digest_of(scope: dict) -> str:
@@ -49,6 +50,11 @@ def shard_files(directory: Path) -> dict:
     directory = Path(directory)
     return {name: (path, st.st_size, st.st_ino) for name in shard_names(directory)
             for path in [directory / name] for st in [path.stat()]}
+
+
+def current_dir(layout: StoreLayout, digest: str) -> Path:
+    """The folder of a scope's derived current view (``current.CurrentView``)."""
+    return layout.root / CURRENT_DIR / digest
 
 
 def scope_lock_path(layout: StoreLayout, digest: str) -> Path:

@@ -126,6 +126,8 @@ class Tail:
     moved: bool                       # a pin no longer holds: start over (``lines`` are all of the log)
     lines: list[bytes] = field(default_factory=list)   # complete lines after the cursor, in log order
     cursor: dict = field(default_factory=dict)          # pins of the position after ``lines``
+    positions: list[tuple[str, int]] = field(default_factory=list)   # (shard name, offset) of each line
+    paths: list[Path] = field(default_factory=list)     # the shards read
 
     @property
     def caught_up(self) -> bool:
@@ -151,6 +153,7 @@ def read_tail(scope_dir: Path, cursor: object) -> Tail:
     moved = offsets is None
     offsets = offsets or {}
     lines: list[bytes] = []
+    positions: list[tuple[str, int]] = []
     new_cursor = {}
     for name, (path, size, inode) in shards.items():
         start = offsets.get(name, 0)
@@ -159,11 +162,15 @@ def read_tail(scope_dir: Path, cursor: object) -> Tail:
                 handle.seek(start)
                 chunk = handle.read(size - start)
             complete = chunk[:chunk.rfind(b"\n") + 1]
-            lines.extend(complete.splitlines())
+            at = start
+            for line in complete.splitlines(keepends=True):
+                lines.append(line[:-1])
+                positions.append((name, at))
+                at += len(line)
         else:
             complete = b""
         new_cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
-    return Tail(moved, lines, new_cursor)
+    return Tail(moved, lines, new_cursor, positions, [path for path, _, _ in shards.values()])
 
 
 def same_files(scope_dir: Path, before: dict) -> bool:

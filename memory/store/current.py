@@ -1,0 +1,319 @@
+"""A scope's current view, derived and pinned to the shard bytes like the BM25 index.
+
+What a query needs of every record without parsing it: the record ids in log order,
+where each one's current revision line is (shard, offset, length), and the columns
+the filters and the planner read for all records (kind, status, speaker, session,
+revision, when it was first recorded). Full records are parsed lazily, only for the
+candidates (``CurrentRecords``). The log stays the only source of truth: the file
+``current/<digest>/current.bin`` records the cursor it was built to (``log.shard_pin``
+pins, plus the audit file's size); a reader extends it from the appended tail and
+rebuilds it when a pin no longer holds (an erasure's rewrite, a healed crash cut).
+
+``current.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON header
+{"format", "cursor", "audit_bytes", "shards", "ids", "tables", "lengths"}, then the
+u32 columns (``COLUMNS`` order). String columns hold an index into their table
+(0: none).
+"""
+from __future__ import annotations
+
+import os
+import struct
+import sys
+from array import array
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..errors import StoreError
+from ..jsonio import atomic_write, dumps, loads_trusted
+from .layout import AUDIT_FILE
+from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
+
+FORMAT = 1
+FILE = "current.bin"
+MAGIC = b"MEMCUR\x00\x01"
+_HEADER_LEN = struct.Struct("<Q")
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision")
+TABLES = ("shard", "kind", "status", "speaker", "session", "created")
+# an extension of fewer lines is not saved: the next reader reads that short tail again
+SAVE_AFTER_LINES = 256
+
+
+class CurrentView:
+    """The current revision of every record of one scope, as columns (see the module doc)."""
+
+    def __init__(self, directory: Path, scope_dir: Path) -> None:
+        self.directory = Path(directory)       # where current.bin lives
+        self.scope_dir = Path(scope_dir)
+        self.cursor: dict = {}
+        self.audit_bytes = 0
+        self.ids: list[str] = []
+        self.slot: dict[str, int] = {}
+        self.tables: dict[str, list] = {name: [None] for name in TABLES}
+        self._codes: dict[str, dict] = {name: {None: 0} for name in TABLES}
+        self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
+        self.unsaved_lines = 0
+        self.version = 0          # counts changes: a value built from the view keys on it
+
+    # -- reading ---------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def value(self, column: str, slot: int):
+        """The value of a string column at ``slot`` (None when the record has none)."""
+        return self.tables[column][self.columns[column][slot]]
+
+    def column_of(self, column: str, record_id: str):
+        return self.value(column, self.slot[record_id])
+
+    def line(self, record_id: str) -> bytes:
+        """The current revision's line, read from its shard (checked against the id)."""
+        at = self.slot[record_id]
+        path = self.scope_dir / self.tables["shard"][self.columns["shard"][at]]
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(self.columns["offset"][at])
+                data = handle.read(self.columns["length"][at])
+        except FileNotFoundError:
+            data = b""
+        # an erasure may have rewritten the shard since this view was read: never misread
+        if f'"id":"{record_id}"'.encode() not in data:
+            raise StoreError("the scope changed while it was being read; retry", code="scope_changed")
+        return data
+
+    def record(self, record_id: str) -> dict:
+        return loads_trusted(self.line(record_id))
+
+    # -- building ----------------------------------------------------------------------
+
+    def _code(self, table: str, value) -> int:
+        codes = self._codes[table]
+        code = codes.get(value)
+        if code is None:
+            code = codes[value] = len(self.tables[table])
+            self.tables[table].append(value)
+        return code
+
+    def absorb(self, revision: dict, shard: str, offset: int, length: int) -> None:
+        record_id = revision["id"]
+        at = self.slot.get(record_id)
+        source = revision.get("source") or {}
+        values = {"shard": self._code("shard", shard), "offset": offset, "length": length,
+                  "kind": self._code("kind", revision["kind"]), "status": self._code("status", revision["status"]),
+                  "speaker": self._code("speaker", source.get("speaker")),
+                  "session": self._code("session", source.get("session")),
+                  "revision": revision["revision"]}
+        columns = self.columns
+        self.version += 1
+        if at is None:
+            # columns first, then the id, then the slot: a reader sharing this view never meets
+            # an id without its columns
+            values["created"] = self._code("created", revision["recorded_time"]["recorded_at"])
+            for name in COLUMNS:
+                columns[name].append(values[name])
+            self.ids.append(record_id)
+            self.slot[record_id] = len(self.ids) - 1
+        else:
+            for name, value in values.items():
+                columns[name][at] = value
+
+    def forget(self, record_ids) -> None:
+        """Drop erased records (an erasure whose rewrite has not happened yet: doctor reports it)."""
+        doomed = {i for i in record_ids if i in self.slot}
+        if not doomed:
+            return
+        self.version += 1
+        keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
+        self.ids = [self.ids[at] for at in keep]
+        self.slot = {rid: at for at, rid in enumerate(self.ids)}
+        for name in COLUMNS:
+            self.columns[name] = array(_U32, (self.columns[name][at] for at in keep))
+
+    # -- files -------------------------------------------------------------------------
+
+    def save(self) -> None:
+        arrays = [self.columns[name] for name in COLUMNS]
+        if sys.byteorder == "big":
+            arrays = [array(_U32, values) for values in arrays]
+            for values in arrays:
+                values.byteswap()
+        header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
+                        "ids": self.ids, "tables": self.tables, "lengths": [len(v) for v in arrays]})
+        self.directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header,
+                                                      *(values.tobytes() for values in arrays)]))
+        self.unsaved_lines = 0
+
+    @classmethod
+    def load(cls, directory: Path, scope_dir: Path) -> "CurrentView":
+        """The saved view, or an empty one (which reads the whole log) when it is missing or unreadable."""
+        view = cls(directory, scope_dir)
+        try:
+            data = (Path(directory) / FILE).read_bytes()
+            view._decode(data)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return cls(directory, scope_dir)
+        return view
+
+    def _decode(self, data: bytes) -> None:
+        start = len(MAGIC) + _HEADER_LEN.size
+        if not data.startswith(MAGIC):
+            raise ValueError("not a current view")
+        (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
+        header = loads_trusted(data[start:start + header_len])
+        if header["format"] != FORMAT or len(header["lengths"]) != len(COLUMNS):
+            raise ValueError("another format")
+        body = memoryview(data)[start + header_len:]
+        if len(body) != 4 * sum(header["lengths"]) or any(n != len(header["ids"]) for n in header["lengths"]):
+            raise ValueError("truncated")
+        for name, length in zip(COLUMNS, header["lengths"]):
+            values = array(_U32)
+            values.frombytes(body[:4 * length])
+            if sys.byteorder == "big":
+                values.byteswap()
+            self.columns[name] = values
+            body = body[4 * length:]
+        self.cursor, self.audit_bytes, self.ids = header["cursor"], header["audit_bytes"], header["ids"]
+        self.tables = header["tables"]
+        self._codes = {name: {value: code for code, value in enumerate(self.tables[name])} for name in TABLES}
+        self.slot = {rid: at for at, rid in enumerate(self.ids)}
+
+
+def _audit_size(scope_dir: Path) -> int:
+    try:
+        return os.stat(Path(scope_dir) / AUDIT_FILE).st_size
+    except FileNotFoundError:
+        return 0
+
+
+def refreshed(view: CurrentView) -> CurrentView:
+    """``view`` caught up with its scope's files: the same object extended by the appended tail,
+    or a new view read from the whole log when a pin (or the audit file) moved. Saved when it
+    was rebuilt or has read enough new lines."""
+    scope_dir = view.scope_dir
+    audit_bytes = _audit_size(scope_dir)
+    tail = read_tail(scope_dir, view.cursor)
+    rebuilt = tail.moved or audit_bytes != view.audit_bytes
+    if rebuilt:
+        view = CurrentView(view.directory, scope_dir)
+        tail = read_tail(scope_dir, {})
+    elif not tail.lines:
+        if tail.cursor != view.cursor:
+            view.cursor = tail.cursor
+        return view
+    audit = read_audit_rows(scope_dir) if audit_bytes else []
+    revisions = [loads_trusted(line) for line in tail.lines]
+    kept = drop_incomplete_tail(revisions, settled_transactions(audit))
+    cursor = tail.cursor
+    if len(kept) != len(revisions):
+        # a transaction cut short at the tail is not data: stop the cursor before it
+        name, offset = tail.positions[len(kept)]
+        cursor = {pin: end for pin, end in cursor.items() if pin.split("|", 1)[0] != name}
+        entry = next(p for p in tail.paths if p.name == name)
+        cursor[shard_pin(entry, offset, os.stat(entry).st_ino)] = offset
+    for revision, (name, offset), line in zip(kept, tail.positions, tail.lines):
+        view.absorb(revision, name, offset, len(line))
+    erased = [i for row in audit for i in row.get("record_ids", [])]
+    if erased:
+        view.forget(erased)
+    view.cursor, view.audit_bytes = cursor, audit_bytes
+    view.unsaved_lines += len(kept)
+    if rebuilt or view.unsaved_lines >= SAVE_AFTER_LINES:
+        try:
+            view.save()
+        except OSError:
+            pass  # derived data: a read-only store still answers, it reads the tail again next time
+    return view
+
+
+class CurrentRecords(Mapping):
+    """Record id -> current revision, parsed on first access (a query reads a few candidates).
+
+    Iterating yields ids in log order without parsing; ``column(name, id)`` reads the
+    view's columns (kind, status, speaker, session) without parsing either. It holds the
+    records the view had when it was made: a view extended later (a long-lived reader
+    catching up with a write) adds records it does not show."""
+
+    def __init__(self, view: CurrentView, kinds: tuple = ()) -> None:
+        self.view = view
+        self._parsed: dict[str, dict] = {}
+        self._count = len(view.ids)
+        if kinds:
+            wanted = {code for code, kind in enumerate(view.tables["kind"]) if kind in kinds}
+            kind_col = view.columns["kind"]
+            self._ids = [rid for at, rid in enumerate(view.ids[:self._count]) if kind_col[at] in wanted]
+            self._members = frozenset(self._ids)
+        else:
+            # membership by the view's own id table: a record a shared view gained since is
+            # a current record too, it is just not iterated
+            self._ids, self._members = view.ids[:self._count], view.slot
+
+    def __getitem__(self, record_id: str) -> dict:
+        record = self._parsed.get(record_id)
+        if record is None:
+            if record_id not in self:
+                raise KeyError(record_id)
+            record = self._parsed[record_id] = self.view.record(record_id)
+        return record
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._members
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def column(self, name: str, record_id: str):
+        return self.view.column_of(name, record_id)
+
+    def _slots(self):
+        if isinstance(self._members, frozenset):
+            slot = self.view.slot
+            return ((slot[rid], rid) for rid in self._ids)
+        return enumerate(self._ids)
+
+    def group_ids(self, name: str) -> dict:
+        """Column value -> the ids holding it, in log order, without parsing a record."""
+        codes, table, grouped = self.view.columns[name], self.view.tables[name], {}
+        for at, record_id in self._slots():
+            code = codes[at]
+            members = grouped.get(code)
+            if members is None:
+                members = grouped[code] = []
+            members.append(record_id)
+        return {table[code]: ids for code, ids in grouped.items()}
+
+    def distinct(self, name: str) -> set:
+        """The values a column takes over these records."""
+        codes, table = self.view.columns[name], self.view.tables[name]
+        if isinstance(self._members, frozenset):
+            return {table[codes[at]] for at, _ in self._slots()}
+        return {table[code] for code in set(codes[:self._count])}
+
+    def covers(self, record_ids) -> bool:
+        """Whether every id of ``record_ids`` is one of these records."""
+        if isinstance(self._members, frozenset):
+            return self._members.issuperset(record_ids)
+        return self._members.keys() >= set(record_ids)
+
+    def of_kinds(self, kinds) -> "CurrentRecords":
+        return CurrentRecords(self.view, tuple(kinds))
+
+
+class CreatedAt(Mapping):
+    """Record id -> when its first revision was recorded, from the view's column."""
+
+    def __init__(self, view: CurrentView) -> None:
+        self.view = view
+
+    def __getitem__(self, record_id: str) -> str:
+        return self.view.column_of("created", record_id)
+
+    def __iter__(self):
+        return iter(self.view.ids)
+
+    def __len__(self) -> int:
+        return len(self.view.ids)

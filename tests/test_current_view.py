@@ -1,0 +1,133 @@
+"""The derived current view (memory/store/current.py): what a query reads instead of folding the log.
+
+It must always say what the fold of the log says (ids in log order, status, revision, kind,
+speaker, session, first recorded time, the record itself), extend itself from the appended
+tail, and be rebuilt when the bytes it was pinned to move.
+"""
+from __future__ import annotations
+
+import pytest
+
+from memory import indexing
+from memory.query import QueryRequest, run_query
+from memory.store import CurrentRecords, Store
+from memory.store import current as current_module
+
+from helpers import add_env, by_id, envelope, make_store, reopen, scope, shard_of, update_env
+
+
+def episode(text: str, tx: str, session: str = "s1", speaker: str = "Maria", user: str = "alice") -> dict:
+    env = envelope("add", tx, user=user, source="conversation",
+                   payload={"kind": "episode", "statement": text, "confidence": "high", "importance": "low",
+                            "aliases": [], "tags": [], "negative_triggers": []},
+                   valid={"from": "2024-01-01T10:00:00Z", "to": None})
+    env["source"].update({"session": session, "speaker": speaker})
+    return env
+
+
+@pytest.fixture
+def store(tmp_path):
+    return make_store(tmp_path / "store")
+
+
+def fill(store, n: int = 300) -> dict:
+    """Enough records that the view is saved (more than current.SAVE_AFTER_LINES lines)."""
+    results = store.apply([episode(f"Turn {i} about the garden.", f"ep-{i}", session=f"s{i // 10}")
+                           for i in range(n)])
+    assert {r["status"] for r in results} == {"applied"}
+    home = applied(store, add_env("The user lives in Rome.", "user.home_city", "tx-rome",
+                                  valid_from="2024-01-01T00:00:00Z"))["record_id"]
+    applied(store, update_env("The user lives in Oslo.", "tx-oslo", key="user.home_city",
+                              valid_from="2024-02-01T00:00:00Z"))
+    tea = applied(store, add_env("The user likes tea.", "user.drink", "tx-tea"))["record_id"]
+    return {"home": home, "tea": tea}
+
+
+def applied(store, env) -> dict:
+    result = store.mutate(env)
+    assert result["status"] == "applied", result
+    return result
+
+
+def agrees_with_the_fold(store: Store) -> None:
+    fresh = reopen(store)
+    state = fresh.fold(scope())
+    view = fresh.current_view(scope())
+    currents = list(state.currents())
+    assert view.ids == [r["id"] for r in currents]
+    records = CurrentRecords(view)
+    for record in currents:
+        assert records[record["id"]] == record
+        for column, value in (("kind", record["kind"]), ("status", record["status"]),
+                              ("speaker", record["source"].get("speaker")),
+                              ("session", record["source"].get("session")),
+                              ("created", state.revisions[record["id"]][0]["recorded_time"]["recorded_at"])):
+            assert records.column(column, record["id"]) == value, column
+
+
+def test_the_view_says_what_the_fold_says(store):
+    fill(store)
+    agrees_with_the_fold(store)
+
+
+def test_the_view_is_saved_and_extended_from_the_tail_only(store, monkeypatch):
+    fill(store)
+    reopen(store).current_view(scope())                        # built and saved
+    store.mutate(add_env("The user has a cat.", "user.pet", "tx-cat"))
+    parsed = []
+    real = current_module.loads_trusted
+    monkeypatch.setattr(current_module, "loads_trusted", lambda data: parsed.append(1) or real(data))
+    view = reopen(store).current_view(scope())
+    # the saved header, then the one appended line: not the 300-odd lines before it
+    assert len(parsed) == 2
+    assert CurrentRecords(view)[view.ids[-1]]["statement"] == "The user has a cat."
+    agrees_with_the_fold(store)
+
+
+def test_an_erasure_moves_the_pins_and_the_view_is_rebuilt_without_the_record(store):
+    written = fill(store)
+    held = reopen(store)
+    before = held.current_view(scope())
+    assert written["tea"] in before.slot
+    store.mutate(by_id("erase", written["tea"], "tx-erase"))
+    after = held.current_view(scope(), before)
+    assert after is not before and written["tea"] not in after.slot
+    agrees_with_the_fold(store)
+
+
+def test_a_transaction_cut_short_at_the_tail_is_not_in_the_view(store):
+    fill(store)
+    reopen(store).current_view(scope())
+    applied(store, update_env("The user lives in Lima.", "tx-lima", key="user.home_city",
+                              valid_from="2024-02-15T00:00:00Z"))
+    path = shard_of(store)
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:-1]))        # the update wrote two revisions: keep only the first
+    agrees_with_the_fold(store)
+    applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))   # heals the cut, appends
+    agrees_with_the_fold(store)
+
+
+def test_a_torn_line_is_not_read(store):
+    fill(store)
+    with open(shard_of(store), "ab") as handle:
+        handle.write(b'{"id": "half a line')
+    agrees_with_the_fold(store)
+
+
+def test_a_query_process_reads_the_view_not_the_folded_log(store, monkeypatch):
+    fill(store)
+    fresh = reopen(store)
+    monkeypatch.setattr(Store, "fold", lambda self, s: pytest.fail("a current query folded the whole log"))
+    answer = run_query(fresh, QueryRequest(text="where does the user live", user="alice"))
+    assert "The user lives in Oslo." in [e["statement"] for e in answer["evidence"]]
+
+
+def test_a_long_lived_reader_extends_its_view_in_place(store):
+    fill(store)
+    first = indexing.current_view(store, scope())
+    store.mutate(add_env("The user has a cat.", "user.pet", "tx-cat"))
+    second = indexing.current_view(store, scope())
+    assert second is first and "The user has a cat." in [CurrentRecords(second)[i]["statement"]
+                                                         for i in second.ids[-1:]]
