@@ -521,7 +521,46 @@ def _proposals(report: dict) -> list[str]:
     return lines
 
 
+def _scope_scale(report: dict) -> list[str]:
+    """The scope-size axis (``scale.py``): one user's memory at 1k, 10k and 100k records."""
+    scale = report.get("scope_scale")
+    if not scale:
+        return []
+    lines = ["## Records in one scope (scope-size axis)", "",
+             f"Command: `{scale['command']}` at commit {scale['commit']}"
+             + (" (with uncommitted changes under memory/)" if scale.get("dirty") else "")
+             + (" (quick run: not worth quoting)" if scale.get("quick") else "")
+             + ". One store per size holding one scope (`generate.scope_envelopes`: episodes as the importers "
+               "write them, ~12% keyed facts, then updates, retirements and disputes). The machine is shared "
+               "(2 cores, other jobs running): read the growth ratios, measured in one run, before the absolute "
+               "figures.", "",
+             "| target | goal | measured | met |", "|---|---|---|---|"]
+    for t in scale["targets"].values():
+        met = {True: "yes", False: "**no**", None: "not measured"}[t["met"]]
+        lines.append(f"| {t['label']} | {t['target']} | {t['value'] if t['value'] is not None else '-'} {t['unit']} "
+                     f"| {met} |")
+    lines += ["", "| records in the scope | query process p50 | peak RSS | serve add p50 | serve search p50 "
+                  "| in-process p50 | FTS5 p50 |", "|---|---|---|---|---|---|---|"]
+    for name, row in scale["sizes"].items():
+        process, serve, inproc = row.get("process") or {}, row.get("serve") or {}, row.get("in_process") or {}
+        lines.append(f"| {name} | {_ms(process)} | {process.get('peak_rss_mb_max', '-')} MB "
+                     f"| {_ms(serve.get('add'))} | {_ms(serve.get('search'))} | {_ms(inproc.get('engine'))} "
+                     f"| {_ms(inproc.get('fts5'))} |")
+    apply, clients = scale.get("apply"), scale.get("clients")
+    if apply:
+        lines += ["", f"Apply: {apply['envelopes']} envelopes into one scope at batch size {apply['batch_size']}: "
+                      f"{apply['envelopes_per_second']}/s overall, {apply['first_20pct_per_second']}/s on the first "
+                      f"20%, {apply['last_20pct_per_second']}/s on the last 20%."]
+    if clients:
+        lines += ["", f"Clients: {clients['clients']} clients adding to {clients['clients']} users through one "
+                      f"`memory serve`: {clients['messages']} messages in {clients['seconds']} s = "
+                      f"{clients['messages_per_second']} messages/s ({clients['errors']} errors)."]
+    if scale.get("notes"):
+        lines += [""] + scale["notes"]
+    return lines + [""]
+
+
 def render_markdown(report: dict) -> str:
-    parts = [_header(report), _targets(report), _before_after(report), _query(report), _growth(report), _process(report), _write(report),
-             _index(report), _profile(report), _proposals(report)]
+    parts = [_header(report), _targets(report), _before_after(report), _scope_scale(report), _query(report),
+             _growth(report), _process(report), _write(report), _index(report), _profile(report), _proposals(report)]
     return "\n".join(line for part in parts for line in part).rstrip() + "\n"

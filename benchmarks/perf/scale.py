@@ -1,0 +1,335 @@
+"""The scope-size axis: what one operation costs as ONE user's memory grows (issue 14).
+
+Contract: ``python benchmarks/perf/scale.py --stores /tmp/memory-scale`` uses (or
+writes, through the real write path) one store per size holding a single scope of
+1k, 10k and 100k records (``generate.scope_envelopes``: episodes as the importers
+write them, ~12% keyed facts, then updates, retirements and disputes), measures,
+and merges its figures into ``benchmarks/reports/perf.json`` under ``scope_scale``
+(then re-renders ``perf.md``). Nothing measured is changed: writes go to scratch
+copies under ``--scratch``.
+
+Measured, per scope size:
+
+- ``process``: ``memory query`` as a whole process (wall p50, peak RSS via the
+  launcher of ``run.py``), questions drawn for the scope;
+- ``serve``: a ``memory serve`` process on a copy of the store; adds of 20 messages
+  and searches interleaved (a search right after each add), p50 of each;
+- ``in_process``: ``run_query`` p50 beside SQLite FTS5 over the same records, in turn;
+- ``apply`` (largest size only): ``Store.apply`` at the default ``--batch-size`` of
+  ``memory apply`` into a fresh store, durable envelopes/s, overall and on the
+  first and last 20% of the envelopes;
+- ``clients`` (once): 8 concurrent clients adding to 8 different users through one
+  ``memory serve``, messages/s.
+
+Ratios are what count (the machine is shared): growth is the 100k figure over the
+1k figure of the same run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate as gen  # noqa: E402
+import run as perf  # noqa: E402  (the launcher, the interleaving, FTS5)
+
+from memory.clock import FixedClock  # noqa: E402
+from memory.indexing import index_settings  # noqa: E402
+from memory.store import Store  # noqa: E402
+
+SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
+CLI_APPLY_BATCH = 500           # memory apply's default --batch-size
+MESSAGES_PER_ADD = 20
+CLIENTS = 8
+
+TARGETS = {
+    "scale_process_p50": ("`memory query` as a process p50, 100k records in the scope", "<=", 100.0, "ms"),
+    "scale_process_rss": ("`memory query` peak RSS, 100k records in the scope", "<=", 80.0, "MB"),
+    "scale_process_growth": ("`memory query` process p50 growth, scope 1k -> 100k", "<=", 1.5, "x"),
+    "scale_serve_add": ("`memory serve` add (20 messages) p50, 100k scope, interleaved", "<=", 25.0, "ms"),
+    "scale_serve_search": ("`memory serve` search p50 right after an add, 100k scope", "<=", 15.0, "ms"),
+    "scale_serve_growth": ("`memory serve` add+search p50 growth, scope 1k -> 100k", "<=", 1.5, "x"),
+    "scale_clients": ("add throughput, 8 clients on 8 users", ">=", 2_000.0, "msg/s"),
+    "scale_apply_rate": ("`Store.apply` at the default batch size, envelopes/s", ">=", 5_000.0, "/s"),
+    "scale_apply_drift": ("apply rate, first 20% / last 20% of 100k into one scope", "<=", 1.2, "x"),
+    "scale_query_1k": ("in-process query p50, 1k scope", "<=", 2.0, "ms"),
+    "scale_query_100k": ("in-process query p50, 100k scope", "<=", 20.0, "ms"),
+    "scale_vs_fts5_100k": ("in-process query p50 / FTS5 p50, 100k scope", "<=", 3.0, "x"),
+}
+
+
+def plan(name: str) -> gen.ScopePlan:
+    return gen.ScopePlan(f"scale-{name}", SIZES[name], "probe")
+
+
+def ensure_stores(folder: Path, names: list[str]) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for name in names:
+        root = folder / f"scale-{name}"
+        if not Path(f"{root}.gen.json").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            print(f"generating {root}", flush=True)
+            gen.generate(root, SIZES[name], plans=[plan(name)])
+        out[name] = root
+    return out
+
+
+def questions(name: str, count: int) -> list[str]:
+    return gen.queries(gen.SEED, plan(name), count)
+
+# -- memory query as a process ---------------------------------------------------------------
+
+
+def section_process(root: Path, name: str, runs: int) -> dict:
+    memory = perf.memory_command()
+    qs = questions(name, runs + 1)
+    timer = perf.ProcessTimer(name, lambda i: memory + ["--store", str(root), "query", qs[i], "--user",
+                                                       plan(name).key, "--json"], runs)
+    return perf.interleave_processes([timer], perf.base_env(root))[name]
+
+# -- memory serve ----------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    def __init__(self, root: Path, log: Path) -> None:
+        import httpx
+        self.port = _free_port()
+        self.log = open(log, "wb")
+        self.process = subprocess.Popen(perf.memory_command() + ["--store", str(root), "serve", "--port",
+                                                                 str(self.port)],
+                                        env=perf.base_env(root), stdout=self.log, stderr=subprocess.STDOUT)
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=600)
+        for _ in range(600):
+            try:
+                if self.client.get("/health").status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("memory serve did not start")
+
+    def close(self) -> None:
+        self.client.close()
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.log.close()
+
+
+def _add_body(user: str, request_id: str, texts: list[str]) -> dict:
+    return {"request_id": request_id, "user_id": user, "session_id": f"bench-{request_id}",
+            "messages": [{"role": "user", "content": t, "timestamp": "2025-05-01T10:00:00Z"} for t in texts]}
+
+
+def section_serve(root: Path, name: str, rounds: int, scratch: Path) -> dict:
+    copy = scratch / f"serve-{name}"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy)
+    server = Server(copy, scratch / f"serve-{name}.log")
+    user, qs = plan(name).key, questions(name, rounds + 1)
+    adds, searches = [], []
+    try:
+        for i in range(rounds + 1):
+            texts = [f"Bench message {i}.{j}: we talked about {qs[(i + j) % len(qs)]}" for j in range(MESSAGES_PER_ADD)]
+            start = time.perf_counter()
+            response = server.client.post("/v1/memories/add", json=_add_body(user, f"b{i}", texts))
+            added = time.perf_counter() - start
+            response.raise_for_status()
+            start = time.perf_counter()
+            response = server.client.post("/v1/memories/search", json={"query": qs[i], "user_id": user, "top_k": 10})
+            searched = time.perf_counter() - start
+            response.raise_for_status()
+            if i:                              # the first round loads the scope: warm-up
+                adds.append(added)
+                searches.append(searched)
+    finally:
+        server.close()
+        shutil.rmtree(copy, ignore_errors=True)
+    return {"add": perf.summary(adds), "search": perf.summary(searches), "messages_per_add": MESSAGES_PER_ADD}
+
+
+def section_clients(scratch: Path, adds_per_client: int) -> dict:
+    root = scratch / "clients"
+    shutil.rmtree(root, ignore_errors=True)
+    Store.create(root, clock=FixedClock(gen.QUERY_NOW))
+    server = Server(root, scratch / "clients.log")
+    errors: list[str] = []
+
+    def client(n: int) -> None:
+        import httpx
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=600) as http:
+            for i in range(adds_per_client):
+                texts = [f"Client {n} message {i}.{j} about the garden and the car." for j in range(MESSAGES_PER_ADD)]
+                response = http.post("/v1/memories/add", json=_add_body(f"client-{n}", f"c{n}-{i}", texts))
+                if response.status_code != 200:
+                    errors.append(str(response.status_code))
+    try:
+        # one add per user first (creates the scopes): not counted
+        for n in range(CLIENTS):
+            server.client.post("/v1/memories/add", json=_add_body(f"client-{n}", f"warm-{n}", ["hello"]))
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seconds = time.perf_counter() - start
+    finally:
+        server.close()
+        shutil.rmtree(root, ignore_errors=True)
+    messages = CLIENTS * adds_per_client * MESSAGES_PER_ADD
+    return {"clients": CLIENTS, "messages": messages, "seconds": round(seconds, 2),
+            "messages_per_second": round(messages / seconds, 1), "errors": len(errors)}
+
+# -- in-process query beside FTS5 ----------------------------------------------------------------
+
+
+def section_in_process(root: Path, name: str, scratch: Path, quick: bool) -> dict:
+    store = perf.open_store(root)
+    fts, fts_meta = perf.Fts5.for_store(root, scratch / f"fts-{name}.db", index_settings(store))
+    key = plan(name).key
+    engine = perf.engine(store, key)
+    timers = [perf.Timer("engine", engine, min_runs=10, max_runs=60 if quick else 300, budget_s=10 if quick else 30),
+              perf.Timer("fts5", lambda text: fts.query(key, text), min_runs=10,
+                         max_runs=60 if quick else 300, budget_s=10 if quick else 30)]
+    out = perf.interleave(timers, questions(name, 400))
+    out["fts5_build"] = fts_meta
+    return out
+
+# -- apply ---------------------------------------------------------------------------------------
+
+
+def section_apply(name: str, scratch: Path) -> dict:
+    root = scratch / f"apply-{name}"
+    shutil.rmtree(root, ignore_errors=True)
+    envelopes = list(gen.scope_envelopes(gen.SEED, plan(name)))
+    store = Store.create(root, clock=FixedClock(gen.QUERY_NOW))
+    marks: list[tuple[int, float]] = [(0, 0.0)]
+    done = [0]
+    start = time.perf_counter()
+
+    def progress(count: int) -> None:
+        done[0] += count
+        marks.append((done[0], time.perf_counter() - start))
+    statuses: dict[str, int] = {}
+    for result in store.apply(envelopes, batch_size=CLI_APPLY_BATCH, progress=progress):
+        statuses[result["status"]] = statuses.get(result["status"], 0) + 1
+    seconds = time.perf_counter() - start
+    shutil.rmtree(root, ignore_errors=True)
+    total = len(envelopes)
+
+    def rate(low: float, high: float) -> float:
+        first = min(marks, key=lambda m: abs(m[0] - low * total))
+        last = min(marks, key=lambda m: abs(m[0] - high * total))
+        return round((last[0] - first[0]) / (last[1] - first[1]), 1) if last[1] > first[1] else None
+    return {"envelopes": total, "batch_size": CLI_APPLY_BATCH, "seconds": round(seconds, 2), "statuses": statuses,
+            "envelopes_per_second": round(total / seconds, 1),
+            "first_20pct_per_second": rate(0.0, 0.2), "last_20pct_per_second": rate(0.8, 1.0)}
+
+# -- targets and report ------------------------------------------------------------------------------
+
+
+def evaluate(scale: dict) -> dict:
+    sizes = scale["sizes"]
+    big, small = sizes.get("100k", {}), sizes.get("1k", {})
+
+    def get(size: dict, *path):
+        for part in path:
+            size = (size or {}).get(part)
+        return size
+
+    def ratio(a, b):
+        return round(a / b, 2) if a and b else None
+    serve_big = (get(big, "serve", "add", "p50_ms") or 0) + (get(big, "serve", "search", "p50_ms") or 0)
+    serve_small = (get(small, "serve", "add", "p50_ms") or 0) + (get(small, "serve", "search", "p50_ms") or 0)
+    apply = scale.get("apply") or {}
+    values = {
+        "scale_process_p50": get(big, "process", "p50_ms"),
+        "scale_process_rss": get(big, "process", "peak_rss_mb_max"),
+        "scale_process_growth": ratio(get(big, "process", "p50_ms"), get(small, "process", "p50_ms")),
+        "scale_serve_add": get(big, "serve", "add", "p50_ms"),
+        "scale_serve_search": get(big, "serve", "search", "p50_ms"),
+        "scale_serve_growth": ratio(serve_big, serve_small),
+        "scale_clients": get(scale.get("clients"), "messages_per_second"),
+        "scale_apply_rate": apply.get("envelopes_per_second"),
+        "scale_apply_drift": ratio(apply.get("first_20pct_per_second"), apply.get("last_20pct_per_second")),
+        "scale_query_1k": get(small, "in_process", "engine", "p50_ms"),
+        "scale_query_100k": get(big, "in_process", "engine", "p50_ms"),
+        "scale_vs_fts5_100k": ratio(get(big, "in_process", "engine", "p50_ms"),
+                                    get(big, "in_process", "fts5", "p50_ms")),
+    }
+    out = {}
+    for key, (label, op, target, unit) in TARGETS.items():
+        value = values[key]
+        met = None if value is None else (value <= target if op == "<=" else value >= target)
+        out[key] = {"label": label, "target": f"{op} {target:g} {unit}", "value": value, "unit": unit, "met": met}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stores", type=Path, default=Path("/tmp/memory-scale"))
+    parser.add_argument("--scratch", type=Path, default=None)
+    parser.add_argument("--size", action="append", choices=list(SIZES), help="sizes to measure (default: all)")
+    parser.add_argument("--only", action="append", choices=["process", "serve", "in_process", "apply", "clients"])
+    parser.add_argument("--quick", action="store_true", help="few runs: to check the script, not to report")
+    parser.add_argument("--json-out", type=Path, default=perf.REPORTS / "perf.json")
+    parser.add_argument("--md-out", type=Path, default=perf.REPORTS / "perf.md")
+    args = parser.parse_args(argv)
+    names = args.size or list(SIZES)
+    only = set(args.only or ["process", "serve", "in_process", "apply", "clients"])
+    scratch = args.scratch or Path(tempfile.mkdtemp(prefix="memory-scale-"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    stores = ensure_stores(args.stores, names)
+    runs, rounds = (5, 5) if args.quick else (20, 30)
+    scale: dict = {"command": "python benchmarks/perf/scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+                   "machine": perf.machine(), "commit": perf._git("rev-parse", "--short", "HEAD"),
+                   "dirty": perf._git("status", "--porcelain", "--", "memory", "config", "schemas") != "",
+                   "quick": args.quick, "sizes": {}}
+    for name in names:
+        row = scale["sizes"][name] = {"records": SIZES[name]}
+        if "process" in only:
+            print(f"{name}: memory query as a process", flush=True)
+            row["process"] = section_process(stores[name], name, runs)
+        if "serve" in only:
+            print(f"{name}: memory serve add/search", flush=True)
+            row["serve"] = section_serve(stores[name], name, rounds, scratch)
+        if "in_process" in only:
+            print(f"{name}: in-process query beside FTS5", flush=True)
+            row["in_process"] = section_in_process(stores[name], name, scratch, args.quick)
+    if "apply" in only:
+        name = names[-1]
+        print(f"apply: {name} envelopes into one scope", flush=True)
+        scale["apply"] = section_apply(name, scratch)
+    if "clients" in only:
+        print("8 clients on 8 users", flush=True)
+        scale["clients"] = section_clients(scratch, 5 if args.quick else 25)
+    scale["targets"] = evaluate(scale)
+    report = json.loads(args.json_out.read_text()) if args.json_out.exists() else {}
+    report["scope_scale"] = scale
+    args.json_out.write_text(json.dumps(report, indent=2) + "\n")
+    import render
+    args.md_out.write_text(render.render_markdown(report))
+    print(json.dumps(scale["targets"], indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
