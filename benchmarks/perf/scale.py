@@ -292,16 +292,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="few runs: to check the script, not to report")
     parser.add_argument("--json-out", type=Path, default=perf.REPORTS / "perf.json")
     parser.add_argument("--md-out", type=Path, default=perf.REPORTS / "perf.md")
+    parser.add_argument("--no-snapshot", action="store_true", help="measure the live working tree instead of a copy")
     args = parser.parse_args(argv)
     names = args.size or list(SIZES)
     only = set(args.only or ["process", "serve", "in_process", "apply", "clients"])
     scratch = args.scratch or Path(tempfile.mkdtemp(prefix="memory-scale-"))
     scratch.mkdir(parents=True, exist_ok=True)
+    if not args.no_snapshot and perf.SNAPSHOT_ENV not in os.environ:
+        # one run measures one code, as run.py does: a copy first on PYTHONPATH, then re-executed
+        source = perf.snapshot_source(scratch)
+        source["command"] = " ".join(["python", "benchmarks/perf/scale.py", *(argv if argv is not None else sys.argv[1:])])
+        env = {**os.environ, perf.SNAPSHOT_ENV: json.dumps(source),
+               "PYTHONPATH": os.pathsep.join(filter(None, [source["path"], os.environ.get("PYTHONPATH")]))}
+        command = [sys.executable, str(Path(__file__).resolve()), *(argv if argv is not None else sys.argv[1:])]
+        if not args.scratch:
+            command += ["--scratch", str(scratch)]
+        return subprocess.run(command, env=env).returncode
+    snapshot = json.loads(os.environ.get(perf.SNAPSHOT_ENV, "null"))
     stores = ensure_stores(args.stores, names)
     runs, rounds = (5, 5) if args.quick else (20, 30)
-    scale: dict = {"command": "python benchmarks/perf/scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    scale: dict = {"command": (snapshot or {}).get("command") or "python benchmarks/perf/scale.py "
+                   + " ".join(argv if argv is not None else sys.argv[1:]),
                    "machine": perf.machine(), "commit": perf._git("rev-parse", "--short", "HEAD"),
-                   "dirty": perf._git("status", "--porcelain", "--", "memory", "config", "schemas") != "",
+                   "source_snapshot": snapshot, "dirty": bool((snapshot or {}).get("uncommitted")),
                    "quick": args.quick, "sizes": {}}
     for name in names:
         row = scale["sizes"][name] = {"records": SIZES[name]}
@@ -327,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     args.json_out.write_text(json.dumps(report, indent=2) + "\n")
     import render
     args.md_out.write_text(render.render_markdown(report))
-    print(json.dumps(scale["targets"], indent=2))
+    scale["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps({k: [t["value"], t["met"]] for k, t in scale["targets"].items()}))
     return 0
 
 
