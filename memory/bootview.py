@@ -140,13 +140,15 @@ def build_views(store: Store, scopes: Iterable[dict] | None = None) -> list[dict
 
 # -- verifying (memory doctor) --------------------------------------------------------
 
-def view_problem(store: Store, digest: str) -> tuple[str, str] | None:
+def view_problem(store: Store, digest: str,
+                 verified: Callable[[str, bytes], bool] | None = None) -> tuple[str, str] | None:
     """(code, message) when the view of ``digest`` is stale or tampered; None when fresh or absent."""
     path = view_path(store, digest)
     if not path.exists():
         return None
+    data = path.read_bytes()
     try:
-        view = loads_strict(path.read_bytes(), what="boot view")
+        view = loads_strict(data, what="boot view")
     except InputError:
         return "boot_view_tampered", "the boot view is not valid JSON"
     if not isinstance(view, dict) or view.get("schema_version") != VIEW_VERSION \
@@ -157,7 +159,10 @@ def view_problem(store: Store, digest: str) -> tuple[str, str] | None:
     scope = view["scope"]
     if view.get("scope_digest") != digest or scope_digest(str(scope.get("type")), str(scope.get("key"))) != digest:
         return "boot_view_tampered", "the boot view names another scope than its folder"
-    return _staleness(store, digest, view) or _mismatch(store, digest, view)
+    stale = _staleness(store, digest, view)
+    if stale is None and verified is not None and verified(digest, data):
+        return None
+    return stale or _mismatch(store, digest, view)
 
 
 def _staleness(store: Store, digest: str, view: dict) -> tuple[str, str] | None:
@@ -184,16 +189,19 @@ def _mismatch(store: Store, digest: str, view: dict) -> tuple[str, str] | None:
     return None
 
 
-def check_boot_views(store: Store, add: Callable[[str, str, str], None], *, drop_stale: bool = False) -> None:
+def check_boot_views(store: Store, add: Callable[[str, str, str], None], *, drop_stale: bool = False,
+                     verified: Callable[[str, bytes], bool] | None = None) -> None:
     """Report every stale or tampered boot view through ``add(code, where, message)``.
 
     ``drop_stale`` deletes stale views (doctor --repair); tampered ones are only reported.
+    ``verified(digest, view bytes)``: True when that exact view was found sound by an earlier
+    run over an unchanged scope; its records are then not rebuilt (only its staleness is checked).
     """
     root = store.views_root()  # <store>/views
     if not root.is_dir():
         return
     for directory in sorted(p for p in root.iterdir() if p.is_dir()):
-        problem = view_problem(store, directory.name)
+        problem = view_problem(store, directory.name, verified)
         if problem is None:
             continue
         code, message = problem

@@ -802,19 +802,24 @@ def mcp(ctx, user):
 
 @main.command()
 @click.option("--repair", is_flag=True, help="Cut torn tails, rewrite manifests, drop stale derived files.")
+@click.option("--full", is_flag=True, help="Re-verify every byte, not only what changed since the last clean run.")
 @json_option
 @click.pass_context
 @_run()
-def doctor(ctx, repair, as_json):
-    """Verify the whole store: hashes, manifests, chains, tails, policy drift.
+def doctor(ctx, repair, full, as_json):
+    """Verify the store: hashes, manifests, chains, tails, policy drift.
+
+    Re-verifies only what each scope gained since its last clean run (a scope whose
+    files were rewritten or edited is checked whole); --full checks everything.
 
     \b
     Example:
       memory doctor --json
+      memory doctor --full
     Exits 7 when a problem remains.
     """
     from .doctor import check_store
-    report = check_store(_open_store(ctx), repair=repair).to_json()
+    report = check_store(_open_store(ctx), repair=repair, full=full or repair).to_json()
     _emit(report, as_json, _doctor_text)
     if not report["clean"]:
         sys.exit(7)

@@ -17,7 +17,7 @@ from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import Store, drop_incomplete_tail, settled_transactions
+from .store import Store, drop_incomplete_tail, settled_transactions, shard_pin
 
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
               "shard_unlisted", "derived_stale", "erasure_incomplete"}
@@ -42,16 +42,150 @@ class Report:
                 "problems": self.problems, "repaired": self.repaired}
 
 
-def check_store(store: Store, *, repair: bool = False) -> Report:
+def check_store(store: Store, *, repair: bool = False, full: bool = True) -> Report:
+    """Every problem of the store. ``full=False`` (``memory doctor`` without ``--full``)
+    re-verifies only what changed in each scope since its last clean run (``doctor/<digest>/``,
+    pinned to the shard bytes like the index); a scope whose pins moved, or that has no such
+    record, is checked in full."""
     report = Report()
     _check_marker(store, report)
+    checked: dict[str, dict] = {}
     for digest in store.scope_digests():
         report.scopes += 1
-        _check_scope(store, digest, report)
-    check_boot_views(store, report.add, drop_stale=repair)
+        before = len(report.problems)
+        stats = store.shard_stats(digest)
+        last = None if full else _load_checkpoint(store, digest)
+        state = _check_since(store, digest, last, stats, report) if last else None
+        if state is None:
+            del report.problems[before:]
+            state = _check_scope(store, digest, report)
+        if len(report.problems) == before:
+            checked[digest] = state
+    verified = {d: c.get("view_sha256") for d, c in checked.items()} if not full else {}
+    views = {}
+    check_boot_views(store, report.add, drop_stale=repair,
+                     verified=lambda digest, data: _remember(views, digest, data, verified))
+    for digest, state in checked.items():
+        # only the incremental mode keeps a record (a full check, as library callers run it,
+        # writes nothing); a scope with a problem reported anywhere is not recorded as clean
+        if not full and not any(p["where"].split("/")[1:2] == [digest] for p in report.problems):
+            _save_checkpoint(store, digest, state, views.get(digest))
     if repair:
         _repair(store, report)
     return report
+
+
+def _remember(views: dict, digest: str, data: bytes, verified: dict) -> bool:
+    """Whether this exact view file was sound at the last clean run; remembered for the next."""
+    digest_now = hashlib.sha256(data).hexdigest()
+    views[digest] = digest_now
+    return verified.get(digest) == digest_now
+
+
+# -- what the last clean run verified -----------------------------------------------------------
+
+CHECKPOINT_VERSION = 1
+CHECKPOINT_FILE = "verified.json"
+
+
+def _load_checkpoint(store: Store, digest: str) -> dict | None:
+    from .jsonio import loads_trusted
+    try:
+        data = loads_trusted((store.doctor_dir(digest) / CHECKPOINT_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(data, dict) and data.get("format") == CHECKPOINT_VERSION and \
+        data.get("policy_sha256") == store.policies.hashes()
+    return data if ok else None
+
+
+def _save_checkpoint(store: Store, digest: str, state: dict, view_sha256: str | None) -> None:
+    """Record what was just found clean, unless a writer changed the scope meanwhile."""
+    from .jsonio import atomic_write, dumps
+    if store.shard_stats(digest) != state["stats"] or store.audit_size(digest) != state["audit_bytes"]:
+        return
+    files = store.shard_files(digest)
+    cursor = {shard_pin(path, size, inode): size for path, size, inode in files.values()}
+    record = {"format": CHECKPOINT_VERSION, "policy_sha256": store.policies.hashes(), "cursor": cursor,
+              "stats": {name: list(v) for name, v in state["stats"].items()}, "audit_bytes": state["audit_bytes"],
+              "entries": state["entries"], "revisions": state["revisions"], "chains": state["chains"],
+              "final_group": state["final_group"], "view_sha256": view_sha256}
+    try:
+        store.doctor_dir(digest).mkdir(parents=True, exist_ok=True)
+        atomic_write(store.doctor_dir(digest) / CHECKPOINT_FILE, dumps(record))
+    except OSError:
+        pass  # derived: the next run checks in full
+
+
+def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Report) -> dict | None:
+    """Verify only what was appended since ``last``; None when that is not enough (check in full)."""
+    old_stats = {name: tuple(v) for name, v in last["stats"].items()}
+    names = sorted(old_stats)
+    sealed = names[:-1]
+    if any(stats.get(name) != old_stats[name] for name in sealed) or last["audit_bytes"] != store.audit_size(digest):
+        return None
+    if names and (names[-1] not in stats or stats[names[-1]][1] != old_stats[names[-1]][1]):
+        return None
+    tail = store.read_tail(digest, last["cursor"])
+    if tail.moved:
+        return None
+    manifest = _load_manifest(store, digest, report)
+    entries = dict(last["entries"])
+    for name in stats:
+        where = f"shards/{digest}/{name}"
+        if name in sealed:
+            # unchanged since it was hashed: its manifest entry must still be the verified one
+            if manifest is not None and manifest.get("shards", {}).get(name) != entries.get(name):
+                report.add("manifest_mismatch", where, "the manifest entry differs from the verified shard")
+            continue
+        data = store.shard_data(digest, name)
+        verified = last["entries"].get(name) if name in old_stats else None
+        if verified is not None and hashlib.sha256(data[:verified["bytes"]]).hexdigest() != verified["sha256"]:
+            return None   # bytes verified last time were edited since: check the scope whole
+        _compare_manifest(manifest, name, data, where, report)
+        entries[name] = {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
+        complete = data.rfind(b"\n") + 1
+        if complete != len(data):
+            report.add("torn_tail", where, f"{len(data) - complete} byte(s) after the last newline")
+    if manifest is not None:
+        for name in set(manifest.get("shards", {})) - set(stats):
+            report.add("shard_missing", f"shards/{digest}/{name}", "listed in the manifest but absent")
+    revisions = []
+    for (name, _), line in zip(tail.positions, tail.lines):
+        revision = _check_line(line, f"shards/{digest}/{name}:+", digest, report)
+        if revision is not None:
+            revisions.append(revision)
+    audit = store.audit_rows(digest)
+    settled = settled_transactions(audit)
+    if len(drop_incomplete_tail(revisions, settled)) != len(revisions):
+        report.add("incomplete_transaction", f"shards/{digest}", "the last transaction's revisions are cut short")
+    erased = {i for row in audit for i in row.get("record_ids", [])}
+    if erased & {r["id"] for r in revisions}:
+        report.add("erasure_incomplete", f"shards/{digest}", "records named by an erasure are still in the shards")
+    chains = dict(last["chains"])
+    _check_chains(revisions, f"shards/{digest}", report, chains)
+    final = last["final_group"]
+    if revisions and final and final[2] != final[1] and final[0] not in settled:
+        report.add("transition_chain_broken", f"shards/{digest}",
+                   f"a transaction wrote {final[1]} revision(s), {final[2]} remain")
+    _check_groups(revisions, settled, f"shards/{digest}", report)
+    report.revisions += last["revisions"] + len(revisions)
+    _check_derived(store, digest, report)
+    return {"stats": stats, "audit_bytes": last["audit_bytes"], "entries": entries,
+            "revisions": last["revisions"] + len(revisions), "chains": chains,
+            "final_group": _final_group(revisions) or final}
+
+
+def _final_group(revisions: list[dict]) -> list | None:
+    if not revisions:
+        return None
+    tx = revisions[-1]["transition"]["transaction_id"]
+    count = 0
+    for revision in reversed(revisions):
+        if revision["transition"]["transaction_id"] != tx:
+            break
+        count += 1
+    return [tx, revisions[-count]["transition"].get("group_size", 1), count]
 
 
 def _check_marker(store: Store, report: Report) -> None:
@@ -68,7 +202,8 @@ def _check_marker(store: Store, report: Report) -> None:
                        "review the change, then run: memory init --accept-policies")
 
 
-def _check_scope(store: Store, digest: str, report: Report) -> None:
+def _check_scope(store: Store, digest: str, report: Report) -> dict:
+    stats, audit_bytes = store.shard_stats(digest), store.audit_size(digest)
     shards = store.shard_bytes(digest)
     manifest = _load_manifest(store, digest, report)
     revisions = []
@@ -93,9 +228,14 @@ def _check_scope(store: Store, digest: str, report: Report) -> None:
         # a crash between the audit row and the shard rewrite: the content is still on disk
         report.add("erasure_incomplete", f"shards/{digest}", "records named by an erasure are still in the shards")
     report.revisions += len(revisions)
-    _check_chains(revisions, f"shards/{digest}", report)
+    chains: dict = {}
+    _check_chains(revisions, f"shards/{digest}", report, chains)
     _check_groups(revisions, settled_transactions(audit), f"shards/{digest}", report)
     _check_derived(store, digest, report)
+    return {"stats": stats, "audit_bytes": audit_bytes, "revisions": len(revisions), "chains": chains,
+            "entries": {name: {"bytes": len(data), "lines": data.count(b"\n"),
+                               "sha256": hashlib.sha256(data).hexdigest()} for name, data in shards},
+            "final_group": _final_group(revisions)}
 
 
 def _load_manifest(store: Store, digest: str, report: Report) -> dict | None:
@@ -146,20 +286,21 @@ def _check_line(line: bytes, where: str, digest: str, report: Report) -> dict | 
     return revision
 
 
-def _check_chains(revisions: list[dict], where: str, report: Report) -> None:
-    last: dict[str, dict] = {}
+def _check_chains(revisions: list[dict], where: str, report: Report, last: dict) -> None:
+    """Each revision joins the one before it; ``last`` (id -> [revision, status]) is where each
+    record's chain stood before ``revisions`` (empty for a whole log), and is moved along."""
     for revision in revisions:
         previous = last.get(revision["id"])
-        expected_number = 1 if previous is None else previous["revision"] + 1
+        expected_number = 1 if previous is None else previous[0] + 1
         transition = revision["transition"]
         if revision["revision"] != expected_number:
             report.add("transition_chain_broken", where,
                        f"record {revision['id']}: revision {revision['revision']} follows {expected_number - 1}")
-        expected_from = None if previous is None else previous["status"]
+        expected_from = None if previous is None else previous[1]
         if transition["from_status"] != expected_from or transition["to_status"] != revision["status"]:
             report.add("transition_chain_broken", where,
                        f"record {revision['id']} r{revision['revision']}: transition does not join its neighbours")
-        last[revision["id"]] = revision
+        last[revision["id"]] = [revision["revision"], revision["status"]]
 
 
 def _check_groups(revisions: list[dict], settled: frozenset, where: str, report: Report) -> None:

@@ -18,6 +18,8 @@ ENTRIES = [
      "what": "BM25 index + sidecar pinned to the shard sizes it consumed; rebuilt on the next query when stale; with features.dense_search also dense.bin, record vectors keyed by record id + content hash"},
     {"path": "current/<scope_digest>/current.bin", "role": "derived",
      "what": "the scope's current view (record ids, where each current revision is, the columns queries filter on) pinned to the shard bytes it read; extended from the appended tail, rebuilt when its pins move"},
+    {"path": "doctor/<scope_digest>/verified.json", "role": "derived",
+     "what": "what the last clean memory doctor run verified (pins, manifest entries, chain ends), so the next run re-checks only what changed; memory doctor --full ignores it"},
     {"path": "views/<scope_digest>/agent-memory.json", "role": "derived", "what": "boot view; rebuilt by memory build"},
     {"path": ".lock", "role": "runtime", "what": "the store lock (empty): scope writers hold it shared, a whole-store writer exclusively"},
     {"path": "locks/<scope_digest>/.lock", "role": "runtime", "what": "one scope's writer lock (empty): writers of different scopes do not wait for each other"},
@@ -26,9 +28,9 @@ ENTRIES = [
 OPERATIONS = {
     "back_up": "copy the whole store folder while no writer runs (or: memory export --user U per scope)",
     "move": "move the folder and point --store or $MEMORY_STORE at it; derived files travel or are rebuilt",
-    "verify": "memory doctor --store PATH (recomputes every hash and manifest)",
+    "verify": "memory --store PATH doctor (what changed since its last clean run); memory --store PATH doctor --full (every hash and manifest)",
     "erase": "memory erase RECORD_ID --user U, memory erase --key KEY --user U, or memory erase --user U --whole-scope",
-    "rebuild_derived": "delete index/, current/ and views/; the next query and memory build recreate them",
+    "rebuild_derived": "delete index/, current/, doctor/ and views/; the next query and memory build recreate them",
 }
 
 

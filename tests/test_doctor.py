@@ -245,3 +245,58 @@ def test_every_reported_code_is_either_repairable_or_kept():
     assert REPAIRABLE <= {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
                           "shard_unlisted", "derived_stale", "erasure_incomplete"}
     assert "record_hash_mismatch" not in REPAIRABLE and "policy_drift" not in REPAIRABLE
+
+
+# -- memory doctor re-verifies only what changed since its last clean run ------------------------
+
+def _edit_bytes(store, old: bytes, new: bytes) -> None:
+    """Change content in place, same length, no reseal; the manifest rewritten to hide it."""
+    path = shard_of(store)
+    data = path.read_bytes()
+    assert old in data and len(old) == len(new)
+    path.write_bytes(data.replace(old, new))
+    store.write_manifest(store.scope_dir(scope()))
+
+
+def _lines_checked(monkeypatch) -> list:
+    import memory.doctor as doctor_module
+    seen = []
+    real = doctor_module._check_line
+    monkeypatch.setattr(doctor_module, "_check_line", lambda line, *a: seen.append(line) or real(line, *a))
+    return seen
+
+
+def test_an_incremental_run_checks_only_the_new_lines(store, written, monkeypatch):
+    first = check_store(reopen(store), full=False)
+    assert first.clean and first.revisions == 6
+    applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))
+    seen = _lines_checked(monkeypatch)
+    report = check_store(reopen(store), full=False)
+    assert report.to_json() == {"clean": True, "scopes": 2, "revisions": 7, "problems": [], "repaired": []}
+    assert len(seen) == 1 and b"has a cat" in seen[0]
+
+
+def test_an_incremental_run_reports_a_bad_new_line(store, written):
+    assert check_store(reopen(store), full=False).clean
+    applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))
+    _edit_bytes(store, b"has a cat", b"has a dog")        # the new line: its hash no longer holds
+    assert "record_hash_mismatch" in codes(check_store(reopen(store), full=False))
+
+
+def test_an_edit_to_verified_bytes_sends_the_scope_to_a_full_check(store, written):
+    assert check_store(reopen(store), full=False).clean
+    _edit_bytes(store, b"lives in Paris", b"lives in Nice.")  # bytes the last run verified
+    assert "record_hash_mismatch" in codes(check_store(reopen(store), full=False))
+
+
+def test_a_scope_with_a_problem_is_not_recorded_as_clean(store, written):
+    _edit_bytes(store, b"lives in Paris", b"lives in Nice.")
+    assert "record_hash_mismatch" in codes(check_store(reopen(store), full=False))
+    assert "record_hash_mismatch" in codes(check_store(reopen(store), full=False))   # still, next time
+
+
+def test_the_full_check_writes_nothing(store, written):
+    from helpers import snapshot
+    before = snapshot(store.root)
+    assert check_store(reopen(store), full=True).clean
+    assert snapshot(store.root) == before

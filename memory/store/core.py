@@ -124,6 +124,10 @@ class Store:
         """The folder of a scope's boot view (derived; ``bootview`` owns its content)."""
         return self.layout.view_dir(self._digest(where))
 
+    def doctor_dir(self, where) -> Path:
+        """The folder of a scope's last clean ``doctor`` run (derived; ``doctor`` owns its content)."""
+        return self.layout.root / "doctor" / self._digest(where)
+
     def views_root(self) -> Path:
         return self.layout.root / "views"
 
@@ -200,6 +204,24 @@ class Store:
         return tuple(out)
 
     read_shard = staticmethod(log.read_shard)
+
+    def shard_stats(self, where) -> dict[str, tuple[int, int, int]]:
+        """{name: (size, inode, mtime_ns)} of the scope's shards: what changes when one is edited."""
+        out = {}
+        for path in self.shard_paths(where):
+            st = path.stat()
+            out[path.name] = (st.st_size, st.st_ino, st.st_mtime_ns)
+        return out
+
+    def audit_size(self, where) -> int:
+        try:
+            return (self.scope_dir(where) / "audit.jsonl").stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def shard_data(self, where, name: str) -> bytes:
+        """Every byte of one shard, torn tail included."""
+        return (self.scope_dir(where) / name).read_bytes()
 
     def shard_bytes(self, where) -> list[tuple[str, bytes]]:
         """(name, every byte) of each shard, torn tail included: what ``doctor`` verifies."""
@@ -404,7 +426,7 @@ class Store:
         return row
 
     def drop_derived(self, where) -> None:
-        for directory in (self.index_dir(where), self.view_dir(where),
+        for directory in (self.index_dir(where), self.view_dir(where), self.doctor_dir(where),
                           current_dir(self.layout, self._digest(where))):
             shutil.rmtree(directory, ignore_errors=True)
 
