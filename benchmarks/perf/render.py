@@ -555,6 +555,12 @@ def _scope_scale(report: dict) -> list[str]:
         lines += ["", f"Clients: {clients['clients']} clients adding to {clients['clients']} users through one "
                       f"`memory serve`: {clients['messages']} messages in {clients['seconds']} s = "
                       f"{clients['messages_per_second']} messages/s ({clients['errors']} errors)."]
+    doctor = scale.get("doctor")
+    if doctor:
+        lines += ["", f"Doctor: {doctor['revisions']} revisions in {doctor['scopes']} scopes: `memory doctor --full` "
+                      f"{doctor['full_s']} s ({doctor['full_peak_rss_mb']} MB); `memory doctor` with nothing "
+                      f"recorded yet {doctor['first_incremental_s']} s, with nothing changed {doctor['unchanged_s']} s, "
+                      f"after one new write {doctor['after_one_write_s']} s ({doctor['after_one_write_peak_rss_mb']} MB)."]
     if scale.get("notes"):
         lines += [""] + scale["notes"]
     return lines + [""]

@@ -64,6 +64,7 @@ TARGETS = {
     "scale_clients": ("add throughput, 8 clients on 8 users", ">=", 2_000.0, "msg/s"),
     "scale_apply_rate": ("`Store.apply` at the default batch size, envelopes/s", ">=", 5_000.0, "/s"),
     "scale_apply_drift": ("apply rate, first 20% / last 20% of 100k into one scope", "<=", 1.2, "x"),
+    "scale_doctor": ("`memory doctor` after one new write (all sizes' revisions in one store)", "<=", 1.0, "s"),
     "scale_query_1k": ("in-process query p50, 1k scope", "<=", 2.0, "ms"),
     "scale_query_100k": ("in-process query p50, 100k scope", "<=", 20.0, "ms"),
     "scale_vs_fts5_100k": ("in-process query p50 / FTS5 p50, 100k scope", "<=", 3.0, "x"),
@@ -243,6 +244,39 @@ def section_apply(name: str, scratch: Path) -> dict:
             "envelopes_per_second": round(total / seconds, 1),
             "first_20pct_per_second": rate(0.0, 0.2), "last_20pct_per_second": rate(0.8, 1.0)}
 
+# -- memory doctor -------------------------------------------------------------------------------
+
+
+def section_doctor(roots: list[Path], scratch: Path) -> dict:
+    """``memory doctor --full`` vs ``memory doctor`` after one new write, on copies of the stores
+    merged into one (their scopes differ), as processes."""
+    root = scratch / "doctor"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(roots[0], root, ignore=shutil.ignore_patterns("index", "current", "doctor", "views"))
+    for extra in roots[1:]:
+        for folder in (extra / "shards").iterdir():
+            shutil.copytree(folder, root / "shards" / folder.name)
+    memory, env = perf.memory_command(), perf.base_env(root)
+
+    def doctor(*flags: str) -> tuple[float, float, dict]:
+        out = scratch / "doctor.json"
+        wall, rss, code = perf.run_process(memory + ["--store", str(root), "doctor", "--json", *flags], env, out)
+        return wall, rss, json.loads(out.read_text())
+    full_wall, full_rss, full = doctor("--full")
+    first_wall, _, first = doctor()                 # no record yet: checks in full, records
+    quiet_wall, _, _ = doctor()                     # nothing changed
+    store = Store.open(root, clock=FixedClock(gen.QUERY_NOW))
+    episode = next(e for e in gen.scope_envelopes(gen.SEED, plan("1k")) if e["payload"]["kind"] == "episode")
+    result = store.mutate({**episode, "transaction_id": "doctor-bench-1",
+                           "target": {**episode["target"], "scope": gen.scope(plan("100k").key)}})
+    after_wall, after_rss, after = doctor()
+    shutil.rmtree(root, ignore_errors=True)
+    return {"revisions": full["revisions"], "scopes": full["scopes"], "write": result["status"],
+            "full_s": round(full_wall, 2), "full_peak_rss_mb": round(full_rss, 1),
+            "first_incremental_s": round(first_wall, 2), "unchanged_s": round(quiet_wall, 2),
+            "after_one_write_s": round(after_wall, 2), "after_one_write_peak_rss_mb": round(after_rss, 1),
+            "clean": [full["clean"], first["clean"], after["clean"]]}
+
 # -- targets and report ------------------------------------------------------------------------------
 
 
@@ -270,6 +304,7 @@ def evaluate(scale: dict) -> dict:
         "scale_clients": get(scale.get("clients"), "messages_per_second"),
         "scale_apply_rate": apply.get("envelopes_per_second"),
         "scale_apply_drift": ratio(apply.get("first_20pct_per_second"), apply.get("last_20pct_per_second")),
+        "scale_doctor": get(scale.get("doctor"), "after_one_write_s"),
         "scale_query_1k": get(small, "in_process", "engine", "p50_ms"),
         "scale_query_100k": get(big, "in_process", "engine", "p50_ms"),
         "scale_vs_fts5_100k": ratio(get(big, "in_process", "engine", "p50_ms"),
@@ -288,14 +323,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stores", type=Path, default=Path("/tmp/memory-scale"))
     parser.add_argument("--scratch", type=Path, default=None)
     parser.add_argument("--size", action="append", choices=list(SIZES), help="sizes to measure (default: all)")
-    parser.add_argument("--only", action="append", choices=["process", "serve", "in_process", "apply", "clients"])
+    parser.add_argument("--only", action="append",
+                        choices=["process", "serve", "in_process", "apply", "clients", "doctor"],
+                        help="sections to run; with --only the other sections of the report are kept")
     parser.add_argument("--quick", action="store_true", help="few runs: to check the script, not to report")
     parser.add_argument("--json-out", type=Path, default=perf.REPORTS / "perf.json")
     parser.add_argument("--md-out", type=Path, default=perf.REPORTS / "perf.md")
     parser.add_argument("--no-snapshot", action="store_true", help="measure the live working tree instead of a copy")
     args = parser.parse_args(argv)
     names = args.size or list(SIZES)
-    only = set(args.only or ["process", "serve", "in_process", "apply", "clients"])
+    only = set(args.only or ["process", "serve", "in_process", "apply", "clients", "doctor"])
     scratch = args.scratch or Path(tempfile.mkdtemp(prefix="memory-scale-"))
     scratch.mkdir(parents=True, exist_ok=True)
     if not args.no_snapshot and perf.SNAPSHOT_ENV not in os.environ:
@@ -316,8 +353,16 @@ def main(argv: list[str] | None = None) -> int:
                    "machine": perf.machine(), "commit": perf._git("rev-parse", "--short", "HEAD"),
                    "source_snapshot": snapshot, "dirty": bool((snapshot or {}).get("uncommitted")),
                    "quick": args.quick, "sizes": {}}
+    report = json.loads(args.json_out.read_text()) if args.json_out.exists() else {}
+    if args.only and report.get("scope_scale"):
+        kept = report["scope_scale"]
+        scale["sizes"] = kept.get("sizes", {})
+        for part in ("apply", "clients", "doctor"):
+            if part in kept and part not in only:
+                scale[part] = kept[part]
+        scale["command"] = kept.get("command", "") + " ; then " + scale["command"]
     for name in names:
-        row = scale["sizes"][name] = {"records": SIZES[name]}
+        row = scale["sizes"].setdefault(name, {"records": SIZES[name]})
         if "process" in only:
             print(f"{name}: memory query as a process", flush=True)
             row["process"] = section_process(stores[name], name, runs)
@@ -334,8 +379,15 @@ def main(argv: list[str] | None = None) -> int:
     if "clients" in only:
         print("8 clients on 8 users", flush=True)
         scale["clients"] = section_clients(scratch, 5 if args.quick else 25)
+    if "doctor" in only:
+        print("memory doctor, full and after one write", flush=True)
+        # a second 100k scope, so the store holds about 200k revisions
+        extra = args.stores / "doctor-100k"
+        if not Path(f"{extra}.gen.json").exists():
+            shutil.rmtree(extra, ignore_errors=True)
+            gen.generate(extra, 100_000, plans=[gen.ScopePlan("doctor-100k", 100_000, "probe")])
+        scale["doctor"] = section_doctor([stores[n] for n in reversed(names)] + [extra], scratch)
     scale["targets"] = evaluate(scale)
-    report = json.loads(args.json_out.read_text()) if args.json_out.exists() else {}
     report["scope_scale"] = scale
     args.json_out.write_text(json.dumps(report, indent=2) + "\n")
     import render
