@@ -159,14 +159,22 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     cached = cache.indexes.get(digest)
     if cached is not None and cached[0] == key:
         return cached[1]
-    index = _refreshed(store, scope, store.index_dir(digest))
+    previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
+    index = _refreshed(store, scope, store.index_dir(digest), previous)
     cache.indexes[digest] = (key, index)
     return index
 
 
-def _refreshed(store: Store, scope: dict, directory) -> ScopeIndex:
+def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None = None) -> ScopeIndex:
+    """The index caught up with the shards. ``previous``: the index this process opened before
+    (same settings); when the saved index is still the one it was read as, a copy of it is
+    extended (O(new records)) instead of loading the saved index again (O(scope))."""
     settings = index_settings(store)
-    index = ScopeIndex.open(directory, settings)
+    if previous is not None and previous.saved_as_loaded() \
+            and store.cursor_status(scope, previous.cursor) != "moved":
+        index = previous.fork()
+    else:
+        index = ScopeIndex.open(directory, settings)
     files = store.shard_files(scope)
     tail = store.read_tail(scope, index.cursor)
     if tail.moved:

@@ -125,6 +125,9 @@ class SearchSpace:
     def _neighbours(self) -> dict[str, tuple[str, ...]]:
         """record_id -> the turns just before and after it in its session (computed once)."""
         neighbours = self._memo.get("neighbours")
+        if neighbours is None and hasattr(self.records, "neighbours"):
+            # a store's current view: each record's neighbours found when asked, not all up front
+            neighbours = self._memo["neighbours"] = self.records.neighbours()
         if neighbours is None:
             neighbours = {}
             for turns in self.sessions.values():

@@ -15,7 +15,7 @@ from . import planner
 from .clock import normalize_instant
 from .errors import UsageError
 from .indexing import built_from_current, open_dense, open_index
-from .store import CreatedAt, CurrentRecords, CurrentView, Store, user_scope
+from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
 
@@ -92,14 +92,7 @@ def _built_view(scope: dict, state, revisions) -> _View:
 def _current_view(scope: dict, current: CurrentView) -> _View:
     """The current records of a scope from its derived view: ids and columns now, each record
     parsed when the planner or the decision first reads it."""
-    records = CurrentRecords(current)
-    view = _View(scope, records, CreatedAt(current))
-    episode = current.tables["kind"].index("episode") if "episode" in current.tables["kind"] else -1
-    kinds, sessions, names = current.columns["kind"], current.columns["session"], current.tables["session"]
-    for at, record_id in enumerate(records):
-        if sessions[at] and kinds[at] == episode:
-            view.sessions.setdefault(names[sessions[at]], []).append(record_id)
-    return view
+    return _View(scope, CurrentRecords(current), CreatedAt(current), Sessions(current))
 
 
 def _of_kinds(view: _View, kinds) -> _View:

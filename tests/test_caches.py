@@ -233,3 +233,36 @@ def test_each_compiled_keyword_agrees_with_jsonschema(schema, values):
     assert accepts is not None
     for value in values:
         assert accepts(value) == jsonschema.Draft202012Validator(schema).is_valid(value), value
+
+
+def test_a_long_lived_reader_extends_a_copy_of_its_index_instead_of_loading_it_again(tmp_path, monkeypatch):
+    from memory.retrieval import index as index_module
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    first = open_index(store, scope())
+    loads = []
+    real = index_module.ScopeIndex.open.__func__
+    monkeypatch.setattr(index_module.ScopeIndex, "open",
+                        classmethod(lambda cls, *a: loads.append(1) or real(cls, *a)))
+    added = store.mutate(add_env("Alice likes tea", "user.drink", "t2"))["record_id"]
+    second = open_index(store, scope())
+    assert loads == []                                   # extended from the tail, not reloaded
+    assert added in second and added not in first        # the index handed out before is unchanged
+    assert sorted(second.doc_ids()) == sorted(open_index(reopen(store), scope()).doc_ids())
+
+
+def test_another_process_saving_the_index_makes_the_reader_load_it_again(tmp_path, monkeypatch):
+    from memory.retrieval import index as index_module
+    store = make_store(tmp_path / "s")
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    open_index(store, scope())
+    other = reopen(store)
+    other.mutate(add_env("Alice likes tea", "user.drink", "t2"))
+    open_index(other, scope())                           # saved by "another process"
+    store.mutate(add_env("Alice has a cat", "user.pet", "t3"))
+    loads = []
+    real = index_module.ScopeIndex.open.__func__
+    monkeypatch.setattr(index_module.ScopeIndex, "open",
+                        classmethod(lambda cls, *a: loads.append(1) or real(cls, *a)))
+    index = open_index(store, scope())
+    assert loads == [1] and len(index) == 3

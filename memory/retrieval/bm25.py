@@ -134,6 +134,21 @@ class BM25Index:
         if holes >= _MIN_HOLES_TO_COMPACT and holes > len(self._slot_of):
             self._adopt(self.to_state())
 
+    def fork(self) -> "BM25Index":
+        """An independent copy that shares the immutable base arrays: a reader holding this
+        index keeps it unchanged while the copy takes new documents (cost: the changed
+        postings and the id and term tables, not the base)."""
+        other = BM25Index.__new__(BM25Index)
+        other.__dict__.update(self.__dict__)
+        other._ids, other._slot_of = list(self._ids), dict(self._slot_of)
+        other._terms, other._term_id = list(self._terms), dict(self._term_id)
+        other._lens = list(self._lens)
+        other._new_doc_terms = dict(self._new_doc_terms)   # values are replaced, never changed in place
+        other._post = {term: (list(slots), list(tfs)) for term, (slots, tfs) in self._post.items()}
+        other._df_hist = Counter(self._df_hist) if self._df_hist is not None else None
+        other._idf_cache, other._idf_floor, other._norm_cache, other._recent = {}, None, None, []
+        return other
+
     # -- persistence -------------------------------------------------------
 
     def to_state(self) -> dict:

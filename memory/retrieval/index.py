@@ -102,6 +102,22 @@ class ScopeIndex:
         index._delta_docs = meta.get("delta_docs", 0)
         return index
 
+    def fork(self) -> "ScopeIndex":
+        """An independent copy to extend (``BM25Index.fork``): what a long-lived reader does
+        instead of loading the saved index again after a write."""
+        other = ScopeIndex.__new__(ScopeIndex)
+        other.__dict__.update(self.__dict__)
+        other._bm25, other.cursor, other._pending = self._bm25.fork(), dict(self.cursor), list(self._pending)
+        other.rebuilt_reason = None
+        return other
+
+    def saved_as_loaded(self) -> bool:
+        """Whether the sidecar on disk still names the base and delta this index was read from
+        or last saved as (no other process saved since)."""
+        meta, reason = _read_meta(self.directory / META_FILE)
+        return reason is None and meta.get("generation") == self._base \
+            and meta.get("delta_bytes", 0) == self._delta_bytes
+
     # -- reading -----------------------------------------------------------
 
     def __len__(self) -> int:

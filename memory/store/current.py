@@ -54,6 +54,7 @@ class CurrentView:
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
+        self._sessions: tuple[int, dict[int, list[int]]] | None = None
 
     # -- reading ---------------------------------------------------------------------
 
@@ -66,6 +67,22 @@ class CurrentView:
 
     def column_of(self, column: str, record_id: str):
         return self.value(column, self.slot[record_id])
+
+    def session_slots(self) -> dict[int, list[int]]:
+        """Session code -> the slots of its episodes, in log order (built once per version)."""
+        cached = self._sessions
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        episode = self._codes["kind"].get("episode", -1)
+        kinds, sessions, grouped = self.columns["kind"], self.columns["session"], {}
+        for at, code in enumerate(sessions):
+            if code and kinds[at] == episode:
+                members = grouped.get(code)
+                if members is None:
+                    members = grouped[code] = []
+                members.append(at)
+        self._sessions = (self.version, grouped)
+        return grouped
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
@@ -245,9 +262,7 @@ class CurrentRecords(Mapping):
             self._ids = [rid for at, rid in enumerate(view.ids[:self._count]) if kind_col[at] in wanted]
             self._members = frozenset(self._ids)
         else:
-            # membership by the view's own id table: a record a shared view gained since is
-            # a current record too, it is just not iterated
-            self._ids, self._members = view.ids[:self._count], view.slot
+            self._ids, self._members = view.ids[:self._count], None
 
     def __getitem__(self, record_id: str) -> dict:
         record = self._parsed.get(record_id)
@@ -258,7 +273,12 @@ class CurrentRecords(Mapping):
         return record
 
     def __contains__(self, record_id: object) -> bool:
-        return record_id in self._members
+        if self._members is not None:
+            return record_id in self._members
+        # a record the shared view gained after this snapshot is not one of these: the index
+        # and the rest of the query were read at the snapshot
+        at = self.view.slot.get(record_id)
+        return at is not None and at < self._count
 
     def __iter__(self):
         return iter(self._ids)
@@ -270,7 +290,7 @@ class CurrentRecords(Mapping):
         return self.view.column_of(name, record_id)
 
     def _slots(self):
-        if isinstance(self._members, frozenset):
+        if self._members is not None:
             slot = self.view.slot
             return ((slot[rid], rid) for rid in self._ids)
         return enumerate(self._ids)
@@ -289,15 +309,22 @@ class CurrentRecords(Mapping):
     def distinct(self, name: str) -> set:
         """The values a column takes over these records."""
         codes, table = self.view.columns[name], self.view.tables[name]
-        if isinstance(self._members, frozenset):
+        if self._members is not None:
             return {table[codes[at]] for at, _ in self._slots()}
         return {table[code] for code in set(codes[:self._count])}
 
     def covers(self, record_ids) -> bool:
         """Whether every id of ``record_ids`` is one of these records."""
-        if isinstance(self._members, frozenset):
+        if self._members is not None:
             return self._members.issuperset(record_ids)
-        return self._members.keys() >= set(record_ids)
+        if len(self.view.ids) == self._count:      # the view has not grown since: by its id table
+            return self.view.slot.keys() >= set(record_ids)
+        return all(record_id in self for record_id in record_ids)
+
+    def neighbours(self) -> "Neighbours":
+        """Record id -> the turns before and after it in its session, among these records,
+        computed per record when asked (a query asks it of its scored records only)."""
+        return Neighbours(self)
 
     def of_kinds(self, kinds) -> "CurrentRecords":
         return CurrentRecords(self.view, tuple(kinds))
@@ -317,3 +344,43 @@ class CreatedAt(Mapping):
 
     def __len__(self) -> int:
         return len(self.view.ids)
+
+
+class Sessions(Mapping):
+    """Session -> the ids of its episodes in log order, from the view's columns."""
+
+    def __init__(self, view: CurrentView) -> None:
+        self.view = view
+        self._slots = view.session_slots()
+        self._codes = {view.tables["session"][code]: code for code in self._slots}
+
+    def __getitem__(self, session: str) -> list[str]:
+        ids = self.view.ids
+        return [ids[at] for at in self._slots[self._codes[session]]]
+
+    def __iter__(self):
+        return iter(self._codes)
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+
+class Neighbours:
+    """``get(record_id, default)``: the turn before and the turn after a record in its session
+    (among the records of a ``CurrentRecords``), as a tuple of ids."""
+
+    def __init__(self, records: CurrentRecords) -> None:
+        self.records, self.view = records, records.view
+        self._slots = self.view.session_slots()
+
+    def get(self, record_id: str, default=()):
+        view = self.view
+        at = view.slot.get(record_id)
+        if at is None or record_id not in self.records:
+            return default
+        slots = self._slots.get(view.columns["session"][at])
+        if slots is None or at not in slots:
+            return default
+        turns = [rid for rid in (view.ids[s] for s in slots) if rid in self.records]
+        i = turns.index(record_id)
+        return tuple(turns[max(i - 1, 0):i] + turns[i + 1:i + 2])
