@@ -143,6 +143,10 @@ def section_serve(root: Path, name: str, rounds: int, scratch: Path) -> dict:
     copy = scratch / f"serve-{name}"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(root, copy)
+    # a copy has new inodes, so its derived files' pins no longer hold: rebuild them here, not
+    # inside the server's first request (which has a timeout)
+    from memory.query import QueryRequest, run_query
+    run_query(perf.open_store(copy), QueryRequest(text="warm up", user=plan(name).key))
     server = Server(copy, scratch / f"serve-{name}.log")
     user, qs = plan(name).key, questions(name, rounds + 1)
     adds, searches = [], []

@@ -212,14 +212,24 @@ def cut_incomplete_group(path: Path, settled: frozenset = frozenset()) -> int:
         return 0
     data = path.read_bytes()
     lines = data.splitlines(keepends=True)
+    # only the last group is parsed (every append calls this: parsing the whole shard made a
+    # batch cost O(shard)); the line before it tells where the group starts
+    group: list[dict] = []
+    start = len(lines)
     try:
-        revisions = [loads_trusted(line) for line in lines]
+        while start > 0:
+            revision = loads_trusted(lines[start - 1])
+            tx = revision["transition"]["transaction_id"]
+            if group and tx != group[0]["transition"]["transaction_id"]:
+                break
+            group.insert(0, revision)
+            start -= 1
     except ValueError:
         return 0  # a corrupt complete line is tampering: doctor reports it, nothing is cut
-    kept = drop_incomplete_tail(revisions, settled)
-    if len(kept) == len(revisions):
+    if not group or group[0]["transition"]["transaction_id"] in settled \
+            or len(group) >= group[0]["transition"].get("group_size", 1):
         return 0
-    keep = sum(len(line) for line in lines[:len(kept)])
+    keep = sum(len(line) for line in lines[:start])
     with open(path, "r+b") as handle:
         handle.truncate(keep)
         handle.flush()
