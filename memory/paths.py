@@ -1,19 +1,30 @@
 """Where things live: the store root, the policy folder, the schema folder.
 
-Store root: ``--store PATH`` > ``$MEMORY_STORE`` > ``./data``. Policies:
-``$MEMORY_CONFIG`` > the repository's ``config/``. A scope key never becomes a
-path: scopes live under a digest of ``type:key``.
+Store root: ``--store PATH`` > ``$MEMORY_STORE`` > ``./data``. Policy folder:
+``$MEMORY_CONFIG`` > the default policies shipped in the package
+(``memory/packaged/config``, read with ``importlib.resources``); a store answers by its
+own copy of the policies it was created with (``memory.policy.store_policies``). The
+JSON Schemas ship the same way (``memory/packaged/schemas``). The repository's
+``config/`` and ``schemas/`` are the sources of those copies (tools/sync_package_data.py;
+tests/test_packaging.py holds them equal). A scope key never becomes a path: scopes
+live under a digest of ``type:key``.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+from importlib import resources
 from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
+# a checkout's root (README, benchmarks/, tools/); in an installed package it is site-packages,
+# so nothing the package needs at run time is looked up there
 PROJECT_ROOT = PACKAGE_ROOT.parent
-SCHEMA_DIR = PROJECT_ROOT / "schemas"
-DEFAULT_CONFIG_DIR = PROJECT_ROOT / "config"
+# package data (a directory inside the package, so a plain `pip install .` ships it); for a
+# package on a file system, as pip installs it, these are pathlib.Path objects
+PACKAGED = resources.files(__package__).joinpath("packaged")
+SCHEMA_DIR = PACKAGED.joinpath("schemas")
+DEFAULT_CONFIG_DIR = PACKAGED.joinpath("config")
 
 POLICY_FILES = {
     "mutation": "mutation-policy.json",
@@ -29,9 +40,21 @@ def store_root(option: str | None = None, environ: dict | None = None) -> Path:
 
 
 def config_dir(environ: dict | None = None) -> Path:
+    """The policy folder: ``$MEMORY_CONFIG``, else the defaults shipped in the package."""
     environ = os.environ if environ is None else environ
     chosen = environ.get("MEMORY_CONFIG")
     return Path(chosen) if chosen else DEFAULT_CONFIG_DIR
+
+
+def config_chosen(environ: dict | None = None) -> bool:
+    """Whether ``$MEMORY_CONFIG`` names a policy folder (an operator's explicit choice)."""
+    environ = os.environ if environ is None else environ
+    return bool(environ.get("MEMORY_CONFIG"))
+
+
+def schema_bytes(name: str) -> bytes:
+    """The bytes of ``schemas/<name>.schema.json`` as the package ships it."""
+    return SCHEMA_DIR.joinpath(f"{name}.schema.json").read_bytes()
 
 
 def scope_digest(scope_type: str, scope_key: str) -> str:
