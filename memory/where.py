@@ -7,6 +7,9 @@ from .paths import config_dir
 
 ENTRIES = [
     {"path": "store.json", "role": "source_of_truth", "what": "store format and the pinned policy hashes"},
+    {"path": "policies/<name>-policy.json", "role": "source_of_truth",
+     "what": "the mutation, forgetting and retrieval policies this store answers by: copied by memory init, "
+             "replaced only by memory init --accept-policies"},
     {"path": "shards/<scope_digest>/NNNNNN.jsonl", "role": "source_of_truth",
      "what": "record revisions, append-only canonical JSONL, one scope per folder"},
     {"path": "shards/<scope_digest>/audit.jsonl", "role": "source_of_truth",
