@@ -36,9 +36,11 @@ def test_the_sync_tool_finds_nothing_to_do():
     assert load_tool("sync_package_data").stale() == []
 
 
-def test_the_code_reads_the_packaged_copies():
-    assert Path(DEFAULT_CONFIG_DIR) == PACKAGE_ROOT / "packaged" / "config"
-    assert Path(SCHEMA_DIR) == PACKAGE_ROOT / "packaged" / "schemas"
+def test_the_code_reads_the_packaged_copies_where_importlib_resources_finds_them():
+    from importlib import resources
+    packaged = resources.files("memory").joinpath("packaged")
+    assert Path(DEFAULT_CONFIG_DIR) == Path(packaged.joinpath("config")) == PACKAGE_ROOT / "packaged" / "config"
+    assert Path(SCHEMA_DIR) == Path(packaged.joinpath("schemas")) == PACKAGE_ROOT / "packaged" / "schemas"
 
 
 def test_pyproject_ships_every_packaged_file():
