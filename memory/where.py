@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .paths import config_dir
+from .policy import policy_source
 
 ENTRIES = [
     {"path": "store.json", "role": "source_of_truth", "what": "store format and the pinned policy hashes"},
@@ -33,5 +34,6 @@ OPERATIONS = {
 
 
 def describe(store_root: Path) -> dict:
+    # "policies": the folder this store answers by; "config": the one memory init --accept-policies adopts
     return {"store": str(Path(store_root).resolve()), "config": str(config_dir().resolve()),
-            "files": ENTRIES, "operations": OPERATIONS}
+            "policies": str(policy_source(store_root).resolve()), "files": ENTRIES, "operations": OPERATIONS}
