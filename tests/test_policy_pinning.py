@@ -70,6 +70,8 @@ def test_init_copies_the_policies_into_the_store_and_pins_them(tmp_path):
         assert copy == (DEFAULT_CONFIG_DIR / name).read_bytes()
         assert hashlib.sha256(copy).hexdigest() == digest
     assert json.loads((root / "store.json").read_text())["policy_sha256"] == out["policy_sha256"]
+    code, where = cli_json("where")
+    assert where["policies"] == str((root / "policies").resolve())
 
 
 def test_new_package_defaults_do_not_change_an_existing_store(tmp_path, newer_defaults):

@@ -82,10 +82,11 @@ def assert_policy_invalid(result, fragments):
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
-def test_a_broken_policy_fails_init_naming_the_key(config, case):
+def test_a_broken_policy_fails_init_naming_the_key(config, case, tmp_path):
     name, change, fragments = BROKEN[case]
     edit(config, name, change)
     assert_policy_invalid(invoke("init", "--json"), [f"{name}-policy.json"] + fragments)
+    assert not (tmp_path / "store").exists()          # nothing written
 
 
 ENVELOPE = json.dumps({"schema_version": "memory.envelope.v1", "transaction_id": "t1", "operation": "add",
@@ -124,6 +125,12 @@ def test_a_broken_copy_in_the_store_fails_every_command_too(tmp_path):
     copy.write_text(json.dumps(data))
     for command in ("doctor", "query"):
         assert_policy_invalid(invoke(*COMMANDS[command], "--json"), BROKEN["misspelled_feature"][2])
+    # the way back that docs/POLICIES.md gives: drop the broken copy, adopt the defaults again
+    for path in copy.parent.iterdir():
+        path.unlink()
+    copy.parent.rmdir()
+    assert invoke("init", "--accept-policies").exit_code == 0
+    assert invoke("doctor").exit_code == 0
 
 
 def test_every_problem_of_every_file_is_reported_together(config):
