@@ -17,6 +17,7 @@ the package. So upgrading the package never changes an existing store's rules;
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,9 +40,10 @@ class LoadedPolicy:
 
 
 def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
-    folder = directory if directory is not None else config_dir()
-    path = folder.joinpath(POLICY_FILES[name]) if hasattr(folder, "joinpath") else Path(folder) / POLICY_FILES[name]
     filename = POLICY_FILES[name]
+    folder = config_dir() if directory is None else directory
+    # a folder on disk, or the package's data folder as importlib.resources gives it
+    path = (Path(folder) if isinstance(folder, (str, os.PathLike)) else folder).joinpath(filename)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
