@@ -25,9 +25,9 @@ def _package_data():
     """The package's data folder: ``importlib.resources.files("memory") / "packaged"``.
 
     For a package that is a folder on a file system (as pip installs it, or a checkout) that is
-    this module's folder, so it is taken directly; importing importlib.resources (zipfile with
-    it) made a `memory query` process ~4-7 % slower in a clean venv. Any other loader (a zip) is
-    asked through importlib.resources.
+    this module's folder, so it is taken directly: importing importlib.resources (and zipfile
+    with it) is start-up that every `memory query` process would pay. Any other loader (a zip)
+    is asked through importlib.resources.
     """
     folder = PACKAGE_ROOT / "packaged"
     if folder.is_dir():
