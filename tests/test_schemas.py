@@ -246,3 +246,14 @@ def test_the_cli_names_the_unknown_fields_and_keeps_the_content_out(tmp_path):
     assert "(root): unknown field(s): bar, foo" in error["message"]
     assert "valid_time: must be an object, not null" in error["message"]
     assert "PLUM" not in result.output
+
+
+def test_a_memory_key_with_a_trailing_newline_is_described_like_any_other_bad_key():
+    from memory.envelope import admit
+    value = _envelope()
+    value["target"]["memory_key"] = "user.drink\n"
+    with pytest.raises(Exception) as caught:
+        admit(value, load_policies().mutation)
+    assert caught.value.code == "schema_violation"
+    assert caught.value.message.endswith("target/memory_key: must be a memory key: lowercase words joined by dots, "
+                                         "such as user.home_city")
