@@ -83,7 +83,8 @@ _MEMORY_KEY = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
 def _check_key_exactly(envelope: dict) -> None:
     key = envelope["target"].get("memory_key")
     if key is not None and not _MEMORY_KEY.fullmatch(key):
-        raise InputError("envelope fails its schema (1 problem(s)): target/memory_key: fails 'pattern'",
+        raise InputError("envelope fails its schema (1 problem(s)): target/memory_key: must be a memory key: "
+                         "lowercase words joined by dots, such as user.home_city",
                          code="schema_violation")
 
 

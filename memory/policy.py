@@ -2,18 +2,32 @@
 
 A policy is data (``config/*.json``); this module gives each value a meaning
 through small named functions. Loading fails with every violation at once
-(``PolicyError``); a duplicate key, NaN or Infinity is an error.
+(``PolicyError``, exit 4, each problem naming its file and key path): an unknown
+key, a missing key, a value of the wrong type, a duplicate key, NaN, Infinity or
+an integer too long to read is an error, so a misspelled feature flag can never
+be silently "off".
+
+Which files a store answers by (``policy_source``): the folder its caller names
+(``config=``), else ``$MEMORY_CONFIG``, else the store's own copy
+(``<store>/policies/``, written by ``memory init``), else the defaults shipped in
+the package. So upgrading the package never changes an existing store's rules;
+``memory init --accept-policies`` adopts the current defaults (or
+``$MEMORY_CONFIG``'s files) deliberately (``Store.pin_policies``).
 """
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError, PolicyError
-from .jsonio import loads_strict
-from .paths import POLICY_FILES, config_dir
+from .jsonio import atomic_write, loads_strict
+from .paths import DEFAULT_CONFIG_DIR, POLICY_FILES, config_chosen, config_dir
 from . import schemas
+
+# the folder inside a store root that holds the store's own copy of its policy files
+STORE_POLICY_DIR = "policies"
 
 
 @dataclass(frozen=True)
@@ -22,24 +36,36 @@ class LoadedPolicy:
     path: Path
     sha256: str
     data: dict = field(repr=False)
+    raw: bytes = field(default=b"", repr=False, compare=False)  # the bytes hashed, as read
 
 
 def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
-    path = Path(directory or config_dir()) / POLICY_FILES[name]
+    filename = POLICY_FILES[name]
+    folder = config_dir() if directory is None else directory
+    # a folder on disk, or the package's data folder as importlib.resources gives it
+    path = (Path(folder) if isinstance(folder, (str, os.PathLike)) else folder).joinpath(filename)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise PolicyError(f"policy file missing: {path}", code="policy_missing") from None
+    except OSError as exc:
+        raise PolicyError(f"policy file unreadable: {path} ({type(exc).__name__})", code="policy_missing") from None
     try:
-        data = loads_strict(raw, what=f"policy {path.name}")
+        data = loads_strict(raw, what=f"policy {filename}")
     except InputError as exc:
         # the parser's message may not say which file (a duplicate key does not): name it
-        raise PolicyError(f"policy {path.name}: {exc.message}", code="policy_invalid") from None
-    problems = schemas.problems(f"{name}-policy", data)
+        raise PolicyError(f"policy {filename}: {exc.message}", code="policy_invalid",
+                          details=[f"{filename}: {exc.message}"]) from None
+    except ValueError:
+        # Python refuses to convert an integer literal of more than 4,300 digits (int_max_str_digits)
+        message = "a number has too many digits to be read (at most 4,300)"
+        raise PolicyError(f"policy {filename}: {message}", code="policy_invalid",
+                          details=[f"{filename}: {message}"]) from None
+    problems = schemas.problems(f"{name}-policy", data, separator=".")
     if problems:
-        raise PolicyError(f"policy {path.name} fails its schema: " + "; ".join(problems),
-                          code="policy_invalid", details=problems)
-    return LoadedPolicy(name, path, hashlib.sha256(raw).hexdigest(), data)
+        raise PolicyError(f"policy {filename} fails its schema: " + "; ".join(problems),
+                          code="policy_invalid", details=[f"{filename}: {p}" for p in problems])
+    return LoadedPolicy(name, path, hashlib.sha256(raw).hexdigest(), data, raw)
 
 
 class MutationPolicy:
@@ -142,14 +168,45 @@ class Policies:
 
 
 def load_policies(directory: Path | None = None) -> Policies:
-    """Load all three policies, reporting every broken file together."""
-    loaded, problems = {}, []
+    """Load all three policies, reporting every problem of every file together."""
+    loaded, messages, details = {}, [], []
     for name in POLICY_FILES:
         try:
             loaded[name] = load_policy(name, directory)
         except PolicyError as exc:
-            problems.append(exc.message)
-    if problems:
-        raise PolicyError("; ".join(problems), code="policy_invalid", details=problems)
+            messages.append(exc.message)
+            details += exc.details or [exc.message]
+    if messages:
+        raise PolicyError("; ".join(messages), code="policy_invalid", details=details)
     return Policies(MutationPolicy(loaded["mutation"]), ForgettingPolicy(loaded["forgetting"]),
                     RetrievalPolicy(loaded["retrieval"]))
+
+
+# -- a store's own policies ------------------------------------------------------------
+
+def policy_source(store_root: Path, config: Path | None = None) -> Path:
+    """The policy folder a store answers by: ``config`` > ``$MEMORY_CONFIG`` > the store's copy > the defaults."""
+    if config is not None:
+        return Path(config)
+    if config_chosen():
+        return config_dir()
+    copy = Path(store_root) / STORE_POLICY_DIR
+    if copy.is_dir():
+        return copy
+    return DEFAULT_CONFIG_DIR
+
+
+def store_policies(store_root: Path, config: Path | None = None) -> Policies:
+    return load_policies(policy_source(store_root, config))
+
+
+def write_store_copy(store_root: Path, policies: Policies) -> None:
+    """Write the three policy files, byte for byte as they were loaded and hashed, into the store."""
+    folder = Path(store_root) / STORE_POLICY_DIR
+    for policy in (policies.mutation, policies.forgetting, policies.retrieval):
+        loaded = policy.loaded
+        raw = loaded.raw or loaded.path.read_bytes()
+        if hashlib.sha256(raw).hexdigest() != loaded.sha256:
+            raise PolicyError(f"policy {loaded.path.name} changed on disk since it was loaded; run the command again",
+                              code="policy_invalid")
+        atomic_write(folder / loaded.path.name, raw)

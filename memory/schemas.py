@@ -1,4 +1,4 @@
-"""Load the JSON Schemas in ``schemas/`` and validate values against them.
+"""Load the JSON Schemas (shipped in the package, sources in ``schemas/``) and validate values.
 
 Validation collects every violation (as ``"path: message"`` strings that name
 fields, never values), so callers can report them together. ``check`` first asks a
@@ -14,7 +14,12 @@ from functools import lru_cache
 
 from .errors import InputError
 from .jsonio import loads_strict
-from .paths import SCHEMA_DIR
+from .paths import schema_bytes
+
+
+def schema(name: str) -> dict:
+    """The parsed schema ``<name>.schema.json``, as the package ships it."""
+    return loads_strict(schema_bytes(name), what=f"schema {name}")
 
 
 @lru_cache(maxsize=None)
@@ -22,42 +27,142 @@ def validator(name: str):
     # jsonschema is heavy to import; only the paths that validate pay for it
     import jsonschema
 
-    schema = loads_strict((SCHEMA_DIR / f"{name}.schema.json").read_bytes(), what=f"schema {name}")
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    loaded = schema(name)
+    jsonschema.Draft202012Validator.check_schema(loaded)
+    return jsonschema.Draft202012Validator(loaded)
 
 
 @lru_cache(maxsize=None)
 def fast_check(name: str) -> "Predicate | None":
-    return compile_schema(loads_strict((SCHEMA_DIR / f"{name}.schema.json").read_bytes(), what=f"schema {name}"))
+    return compile_schema(schema(name))
 
 
-def _where(error) -> str:
-    return "/".join(str(p) for p in error.absolute_path) or "(root)"
+def _where(error, separator: str = "/") -> str:
+    return separator.join(str(p) for p in error.absolute_path) or "(root)"
+
+
+# Messages name fields and the rule broken, never a value: jsonschema's own messages quote the
+# offending value (memory content, in an envelope). A key is named only when it is shaped like the
+# schemas' own field names (lowercase snake_case, at most 64 characters); any other key could be content.
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]{0,63}")
+_JSON_TYPES = {"object": "an object", "array": "an array", "string": "a string", "integer": "an integer",
+               "number": "a number", "boolean": "true or false", "null": "null"}
+_MAX_NAMED = 10
+
+
+def _field(name: object) -> str:
+    return name if isinstance(name, str) and _FIELD_NAME.fullmatch(name) else "(a key not in lowercase snake_case)"
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    for kind, test in (("a string", str), ("an array", list), ("an object", dict)):
+        if isinstance(value, test):
+            return kind
+    return "a value of another kind"
+
+
+def _listing(names: list) -> str:
+    shown = [_field(n) for n in names[:_MAX_NAMED]]
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def _literal(value: object) -> str:
+    # schema literals (enum members, consts) are the schema's words, not the caller's value
+    return value if isinstance(value, str) else "null" if value is None else str(value)
 
 
 def _describe(error) -> str:
-    # jsonschema's message quotes the offending value; name the rule instead
-    if error.validator == "additionalProperties":
-        return "unknown field(s)"
-    if error.validator in ("maxLength", "minLength", "maxItems", "minItems", "pattern", "enum",
-                           "type", "required", "const", "format", "maxProperties"):
-        detail = error.message if error.validator == "required" else f"fails '{error.validator}'"
-        return detail
-    return f"fails '{error.validator}'"
+    rule, expected, value = error.validator, error.validator_value, error.instance
+    if "propertyNames" in error.schema_path:
+        # the key itself broke the rule: name it when it looks like a field name
+        allowed = error.schema.get("enum") if isinstance(error.schema, dict) else None
+        where = f"; expected one of: {', '.join(map(_literal, allowed))}" if isinstance(allowed, list) else ""
+        return f"unknown key: {_field(value)}{where}"
+    if rule == "additionalProperties" and isinstance(value, dict):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        return "unknown field(s): " + _listing(sorted((k for k in value if k not in known), key=str))
+    if rule == "required" and isinstance(value, dict):
+        # jsonschema reports each missing field apart ("'actor' is a required property")
+        missing = [k for k in expected if k not in value] if isinstance(expected, list) else []
+        named = [k for k in missing if error.message.startswith(repr(k))][:1] or missing
+        return "missing required field: " + _listing(named)
+    if rule == "type":
+        names = [expected] if isinstance(expected, str) else list(expected)
+        wanted = " or ".join(_JSON_TYPES.get(n, n) for n in names)
+        # "valid_time": null and the like: say how to mean "none" instead
+        hint = " (to give none, leave the field out)" if value is None and "object" in names else ""
+        return f"must be {wanted}, not {_json_type(value)}{hint}"
+    if rule == "enum" and isinstance(expected, list) and len(expected) <= 20:
+        return "must be one of: " + ", ".join(map(_literal, expected))
+    if rule == "const":
+        return f"must be {_literal(expected)}"
+    if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "maximum": "at most",
+                 "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}
+        return f"must be {words[rule]} {expected}"
+    if rule in ("minLength", "maxLength", "minItems", "maxItems"):
+        unit = "character(s)" if rule.endswith("Length") else "item(s)"
+        return f"must have {'at least' if rule.startswith('min') else 'at most'} {expected} {unit}"
+    if rule == "pattern":
+        return "must be " + _format(expected)
+    if rule == "uniqueItems":
+        return "must not repeat an item"
+    if rule == "anyOf" and isinstance(expected, list):
+        return "must be " + " or ".join(_form(branch) for branch in expected)
+    return f"fails '{rule}'"
 
 
-def problems(name: str, value: object) -> list[str]:
+# the formats the schemas use (tools/gen_schemas.py), in words
+_FORMATS = (("^\\d{4}-\\d{2}-\\d{2}T", "an ISO 8601 instant such as 2024-01-31T09:00:00Z"),
+            ("^mem_", "a record id (mem_ and 24 hex digits)"),
+            ("^[a-z0-9_]+(", "a memory key: lowercase words joined by dots, such as user.home_city"),
+            ("^[0-9a-f]{64}$", "64 lowercase hex digits (a sha256)"))
+
+
+def _format(pattern: object) -> str:
+    for prefix, words in _FORMATS:
+        if isinstance(pattern, str) and pattern.startswith(prefix):
+            return words
+    return "a string of the expected format"
+
+
+def _form(branch: object) -> str:
+    """One alternative of an anyOf, in words."""
+    if not isinstance(branch, dict):
+        return "another form"
+    if "const" in branch:
+        return _literal(branch["const"])
+    if isinstance(branch.get("enum"), list) and len(branch["enum"]) <= 20:
+        return "one of " + ", ".join(map(_literal, branch["enum"]))
+    if "pattern" in branch:
+        return _format(branch["pattern"])
+    kind = branch.get("type")
+    names = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+    return " or ".join(_JSON_TYPES.get(n, str(n)) for n in names) or "another form"
+
+
+def problems(name: str, value: object, *, separator: str = "/") -> list[str]:
     """Every violation, asking jsonschema only when the compiled check does not accept the value."""
     accepts = fast_check(name)
     if accepts is not None and accepts(value):
         return []
-    return violations(name, value)
+    return violations(name, value, separator=separator)
 
 
-def violations(name: str, value: object) -> list[str]:
+def violations(name: str, value: object, *, separator: str = "/") -> list[str]:
+    """Every violation as "key/path: what is wrong" (``separator`` joins the path's keys)."""
     found = sorted(validator(name).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
-    return [f"{_where(e)}: {_describe(e)}" for e in found]
+    # jsonschema reports each missing required field apart; the message names them all at once
+    return list(dict.fromkeys(f"{_where(e, separator)}: {_describe(e)}" for e in found))
 
 
 def check(name: str, value: object, *, code: str = "schema_violation", what: str | None = None) -> None:

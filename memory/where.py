@@ -4,9 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from .paths import config_dir
+from .policy import policy_source
 
 ENTRIES = [
     {"path": "store.json", "role": "source_of_truth", "what": "store format and the pinned policy hashes"},
+    {"path": "policies/<name>-policy.json", "role": "source_of_truth",
+     "what": "the mutation, forgetting and retrieval policies this store answers by: copied by memory init, "
+             "replaced only by memory init --accept-policies"},
     {"path": "shards/<scope_digest>/NNNNNN.jsonl", "role": "source_of_truth",
      "what": "record revisions, append-only canonical JSONL, one scope per folder"},
     {"path": "shards/<scope_digest>/audit.jsonl", "role": "source_of_truth",
@@ -35,5 +39,6 @@ OPERATIONS = {
 
 
 def describe(store_root: Path) -> dict:
+    # "policies": the folder this store answers by; "config": the one memory init --accept-policies adopts
     return {"store": str(Path(store_root).resolve()), "config": str(config_dir().resolve()),
-            "files": ENTRIES, "operations": OPERATIONS}
+            "policies": str(policy_source(store_root).resolve()), "files": ENTRIES, "operations": OPERATIONS}

@@ -44,7 +44,7 @@ def test_cli_md_covers_every_command():
 def test_the_readme_starts_with_the_two_set_up_commands():
     first_block = README.split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
     assert len(first_block) == 2
-    assert first_block[0].startswith("pip install -e . && memory query ")
+    assert first_block[0].startswith("pip install . && memory query ")   # a plain install works (test_packaging)
     assert first_block[1].startswith("pip install -e '.[test") and "python -m pytest" in first_block[1]
     assert README.index("```bash") < README.index("## ")      # before any section
 

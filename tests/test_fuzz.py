@@ -491,7 +491,7 @@ def test_control_characters_are_stored_as_escaped_data(tmp_path):
 
 PATHLIKE_KEYS = ["../../etc", "../../../../tmp/pwned", "/etc/passwd", "..", ".", "a/../../b", "C:\\Windows",
                  "~", "shards", "index/../..", "\x00", "key\nwith\nlines", "%2e%2e%2f", "\u202e../", "store.json"]
-ALLOWED = re.compile(r"^(store\.json|shards/[0-9a-f]{32}/(scope\.json|manifest\.json|\d{6}\.jsonl|audit\.jsonl)"
+ALLOWED = re.compile(r"^(store\.json|policies/[a-z]+-policy\.json|shards/[0-9a-f]{32}/(scope\.json|manifest\.json|\d{6}\.jsonl|audit\.jsonl)"
                      r"|index/[0-9a-f]{32}/[a-z.]+|views/[0-9a-f]{32}/[a-z.-]+)$")
 
 

@@ -12,7 +12,7 @@ from memory import schemas
 from memory import vocabulary as V
 from memory.cli import main
 from memory.errors import PolicyError
-from memory.paths import DEFAULT_CONFIG_DIR, POLICY_FILES, SCHEMA_DIR
+from memory.paths import DEFAULT_CONFIG_DIR, POLICY_FILES, PROJECT_ROOT, SCHEMA_DIR
 from memory.policy import load_policies, load_policy
 from memory.store import Store
 
@@ -29,7 +29,7 @@ def schema(name: str) -> dict:
 
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_generated_schemas_do_not_drift(name):
-    path = SCHEMA_DIR / f"{name}.schema.json"
+    path = PROJECT_ROOT / "schemas" / f"{name}.schema.json"   # the source; the package's copy: test_packaging
     assert path.read_text(encoding="utf-8") == GENERATED[name], "run: python tools/gen_schemas.py"
 
 
@@ -143,9 +143,11 @@ def test_every_broken_policy_file_is_reported_together(config):
     (config / "retrieval-policy.json").write_text('{"schema_version": "memory.retrieval-policy.v1"}')
     with pytest.raises(PolicyError) as caught:
         load_policies()
-    assert len(caught.value.details) == 2
-    assert "mutation-policy.json" in caught.value.details[0]
-    assert "retrieval-policy.json" in caught.value.details[1]
+    # one detail per problem, each naming its file (and its key path, when it has one)
+    assert caught.value.details == [
+        "mutation-policy.json: duplicate JSON key 'a'",
+        *(f"retrieval-policy.json: (root): missing required field: {key}"
+          for key in ("bm25", "planner", "decision", "features"))]
 
 
 def test_schema_problems_are_listed_one_by_one(config):
@@ -192,3 +194,66 @@ def test_the_schema_folder_is_the_packages(tmp_path):
     copy = config_copy(tmp_path / "c")
     assert not list(copy.glob("*.schema.json"))
     shutil.rmtree(copy)
+
+
+# -- what a schema error says (names fields and rules, never values) ----------------------
+
+def _envelope(**extra) -> dict:
+    return {"schema_version": "memory.envelope.v1", "transaction_id": "t1", "operation": "add",
+            "actor": {"type": "user_via_agent", "id": "me"}, "source": {"type": "explicit_user"},
+            "target": {"memory_key": "user.drink", "scope": {"type": "user", "key": "me"}},
+            "payload": {"kind": "fact", "statement": "The user likes PLUM-WIDGET tea."}, **extra}
+
+
+def test_unknown_fields_are_named():
+    problems = schemas.violations("envelope", _envelope(foo=1, bar=2))
+    assert problems == ["(root): unknown field(s): bar, foo"]
+
+
+def test_a_key_that_could_be_content_is_not_named():
+    value = _envelope()
+    value["payload"]["My PIN is 4417"] = True
+    value["payload"]["kindd"] = "fact"
+    assert schemas.violations("envelope", value) == [
+        "payload: unknown field(s): (a key not in lowercase snake_case), kindd"]
+
+
+def test_a_null_valid_time_says_what_to_do():
+    assert schemas.violations("envelope", _envelope(valid_time=None)) == [
+        "valid_time: must be an object, not null (to give none, leave the field out)"]
+
+
+def test_wrong_values_are_described_by_the_rule_not_echoed():
+    value = _envelope(valid_time={"from": "PLUM-WIDGET"})
+    value["target"]["memory_key"] = "PLUM-WIDGET"
+    value["operation"] = "PLUM-WIDGET"
+    del value["actor"]
+    problems = schemas.violations("envelope", value)
+    assert problems == [
+        "(root): missing required field: actor",
+        "operation: must be one of: " + ", ".join(V.OPERATIONS),
+        "target/memory_key: must be a memory key: lowercase words joined by dots, such as user.home_city or null",
+        "valid_time/from: must be an ISO 8601 instant such as 2024-01-31T09:00:00Z or null"]
+    assert not any("PLUM" in p for p in problems)
+
+
+def test_the_cli_names_the_unknown_fields_and_keeps_the_content_out(tmp_path):
+    assert CliRunner().invoke(main, ["init"]).exit_code == 0
+    result = CliRunner().invoke(main, ["mutate", "--json"], input=json.dumps(_envelope(foo=1, bar=2, valid_time=None)))
+    assert result.exit_code == 5
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "schema_violation"
+    assert "(root): unknown field(s): bar, foo" in error["message"]
+    assert "valid_time: must be an object, not null" in error["message"]
+    assert "PLUM" not in result.output
+
+
+def test_a_memory_key_with_a_trailing_newline_is_described_like_any_other_bad_key():
+    from memory.envelope import admit
+    value = _envelope()
+    value["target"]["memory_key"] = "user.drink\n"
+    with pytest.raises(Exception) as caught:
+        admit(value, load_policies().mutation)
+    assert caught.value.code == "schema_violation"
+    assert caught.value.message.endswith("target/memory_key: must be a memory key: lowercase words joined by dots, "
+                                         "such as user.home_city")

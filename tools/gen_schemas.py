@@ -1,6 +1,7 @@
 """Write schemas/*.schema.json from memory.vocabulary, so enums have one source.
 
-Run: python tools/gen_schemas.py   (tests/test_schemas.py fails when the files drift)
+Run: python tools/gen_schemas.py   (tests/test_schemas.py fails when the files drift; it then
+copies schemas/ and config/ into memory/packaged/ with tools/sync_package_data.py)
 """
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ NULLABLE_SHORT = {"type": ["string", "null"], "maxLength": 512}
 MEMORY_KEY = {"type": "string", "pattern": r"^[a-z0-9_]+(\.[a-z0-9_]+)*$", "maxLength": 200}
 RECORD_ID = {"type": "string", "pattern": "^mem_[0-9a-f]{24}$"}
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+# the retrieval policy's feature flags (docs/POLICIES.md says what each does); the code asks
+# for them by name, so the schema is their list: a name not here fails the policy's load
+RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "session_fusion", "context_expansion",
+                      "speaker_field", "speaker_search", "subject_attribution", "asserted_support",
+                      "date_field", "neighbour_scoring", "subject_contrast", "person_possessors",
+                      "relative_dates", "question_dates", "dense_search")
 
 
 def enum(values):
@@ -163,18 +170,33 @@ def forgetting_policy_schema():
 
 
 def retrieval_policy_schema():
+    # every section is closed and lists what the code reads: a misspelled key (a feature flag
+    # above all, which would otherwise read as "off") or a missing one fails the load, exit 4
     number = {"type": "number", "minimum": 0}
+    count = {"type": "integer", "minimum": 1}
+    share = {"type": "number", "minimum": 0, "maximum": 1}
+    planner = obj({
+        "max_steps": count, "candidates_per_search": count, "rrf_k": number,
+        "context_window": {"type": "integer", "minimum": 0}, "default_limit": count,
+        "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
+        "neighbour_weight": number, "dense_weight": number,
+    })
+    decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share})
+    features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
+    env_name = {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "maxLength": 128}
+    llm = obj({
+        "base_url_env": env_name, "model_env": env_name, "key_env": env_name,
+        "timeout_seconds": {"type": "number", "minimum": 1}, "max_steps": count,
+        "hits_per_search": count, "rrf_k": number,
+    }, required=["base_url_env", "model_env", "key_env", "timeout_seconds", "max_steps"])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "memory.retrieval-policy.v1", "title": "How the planner searches",
         **obj({
             "schema_version": {"const": "memory.retrieval-policy.v1"},
             "description": {"type": "string"},
-            "bm25": obj({"k1": number, "b": {"type": "number", "minimum": 0, "maximum": 1}, "epsilon": number}),
-            "planner": {"type": "object", "additionalProperties": True},
-            "decision": {"type": "object", "additionalProperties": True},
-            "features": {"type": "object", "additionalProperties": {"type": "boolean"}},
-            "llm": {"type": "object", "additionalProperties": True},
+            "bm25": obj({"k1": number, "b": share, "epsilon": number}),
+            "planner": planner, "decision": decision, "features": features, "llm": llm,
         }, required=["schema_version", "bm25", "planner", "decision", "features"]),
     }
 
@@ -232,3 +254,7 @@ if __name__ == "__main__":
     for name, text in rendered().items():
         (ROOT / "schemas" / f"{name}.schema.json").write_text(text, encoding="utf-8")
         print(f"wrote schemas/{name}.schema.json")
+    # the package ships copies of schemas/ (and config/): keep them in step
+    from sync_package_data import sync  # noqa: E402  (tools/ is this script's folder)
+    for line in sync():
+        print(line)

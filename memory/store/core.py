@@ -26,7 +26,7 @@ from ..clock import SystemClock
 from ..errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
 from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict
 from ..lifecycle import ScopeState, StagedState
-from ..policy import Policies, load_policies
+from ..policy import Policies, load_policies, store_policies, write_store_copy
 from . import current, erasure, log, manifest
 from .layout import SCOPE_FILE, StoreLayout, current_dir, digest_of, scope_lock_path, shard_files, shard_names
 
@@ -73,7 +73,9 @@ class Store:
         self.layout = StoreLayout(Path(root))
         self.root = self.layout.root
         self.clock = clock or SystemClock()
-        self.policies = policies or load_policies(config)
+        # the policies given, else config > $MEMORY_CONFIG > the store's own copy > the packaged defaults
+        self._given_policies, self._config = policies, config
+        self.policies = policies or store_policies(self.root, config)
         self.shard_max_bytes = SHARD_MAX_BYTES
         self._states: dict[str, tuple[tuple, ScopeState]] = {}
         self._guard = threading.Lock()
@@ -102,10 +104,19 @@ class Store:
         return loads_strict(self.layout.marker.read_bytes(), what="store.json")
 
     def pin_policies(self) -> None:
-        """Record the policy files in force (``doctor`` reports drift from these)."""
+        """Adopt the policy files and pin them (``memory init``, ``memory init --accept-policies``).
+
+        Adopted: the policies this Store was given, else those of ``config`` / ``$MEMORY_CONFIG``
+        / the packaged defaults (never the store's own copy). They are copied, byte for byte,
+        into ``<store>/policies/`` (the store answers by that copy from then on) and their
+        hashes pinned in ``store.json`` (``doctor`` reports drift from these).
+        """
+        policies = self._given_policies or load_policies(self._config)
+        write_store_copy(self.root, policies)
         atomic_write(self.layout.marker, dumps({
             "schema_version": STORE_FORMAT, "pinned_at": self.clock.now(),
-            "policy_sha256": self.policies.hashes()}, pretty=True) + b"\n")
+            "policy_sha256": policies.hashes()}, pretty=True) + b"\n")
+        self.policies = policies
 
     # -- where a scope's files are ------------------------------------------------
 
