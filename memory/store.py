@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator
 
 from . import lifecycle
 from .clock import SystemClock
+from .envelope_builder import user_scope  # noqa: F401  (re-exported: the one place a caller's scope is built)
 from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
 from .jsonio import atomic_write, canonical_bytes, dumps, fsync_dir, loads_strict, loads_trusted
 from .lifecycle import ScopeState
@@ -52,10 +53,6 @@ def scope_of(scope_type: str, scope_key: str) -> dict:
     return {"type": scope_type, "key": scope_key}
 
 
-def user_scope(user: str) -> dict:
-    if not isinstance(user, str) or not user.strip():
-        raise InputError("a scope needs a non-empty user", code="scope_required")
-    return scope_of("user", user)
 
 
 class Store:
