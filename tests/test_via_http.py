@@ -132,3 +132,26 @@ def test_what_the_client_sends_is_what_an_evaluator_sends(tmp_path, served):
         hits = client.search("cat named Luna", "u-evaluator", 100)
     assert hits[0]["content"] == "[2024-01-01T00:00:00Z] USER: I adopted a cat named Luna."
     assert rendered(Turn("x", "s", "user", "I adopted a cat named Luna.", "2024-01-01T00:00:00Z")) == hits[0]["content"]
+
+
+def test_question_by_question_the_wire_ranks_as_the_engine_does(tmp_path, served):
+    """Where the in-process answer is not UNKNOWN, the hits mapped back to turns are its evidence, in order."""
+    from memory.benchmark.runner import engine_search, import_items, load_dataset
+    from memory.benchmark.via_http import HitMapper, add_all, http_search
+    from memory.clock import FixedClock
+    from memory.store import Store
+    items = load_dataset("locomo", locomo_file(tmp_path / "tiny.json"))
+    local = Store.create(tmp_path / "local", clock=FixedClock("2100-01-01T00:00:00Z"))
+    import_items(local, items)
+    in_process = engine_search(local, 20)
+    with LeaderboardClient(served.url) as client:
+        add_all(client, "locomo", items)
+        wire = http_search(client, HitMapper(items))
+        compared = 0
+        for conversation in items:
+            for question in conversation.questions:
+                mine = in_process(conversation.sample_id, question.question, None)
+                if not mine.abstained:
+                    assert wire(conversation.sample_id, question.question, None).ranked_refs[:20] == mine.ranked_refs
+                    compared += 1
+    assert compared == len(QUESTIONS)
