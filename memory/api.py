@@ -350,8 +350,8 @@ def _normalized(scope: dict) -> dict:
 def apply(store: Store, envelopes, *, batch_size: int = 500, progress=None):
     """``memory apply``: each envelope's MutationResult, in order, yielded once its batch is durable."""
     envelopes = list(envelopes)
-    for raw, result in zip(envelopes, store.apply(envelopes, batch_size=batch_size, progress=progress)):
-        yield MutationResult.from_json(_with_transaction_id(result, raw))
+    for index, result in enumerate(store.apply(envelopes, batch_size=batch_size, progress=progress)):
+        yield MutationResult.from_json(_with_transaction_id(result, envelopes[index]))
 
 
 # -- reading ------------------------------------------------------------------------

@@ -417,7 +417,13 @@ def history(ctx, record_id, user, as_json):
 
 @main.group()
 def review():
-    """Review candidates: list, approve, reject (reviewer actions)."""
+    """Review candidates: list, approve, reject (reviewer actions).
+
+    \b
+    Example:
+      memory review list --user demo
+      memory review approve mem_0123456789abcdef01234567 --user demo --reason "confirmed"
+    """
 
 
 @review.command("list")
@@ -544,7 +550,14 @@ def import_command(ctx, dataset, path, as_json):
 
 @main.group()
 def benchmark():
-    """Measure retrieval and decision quality: gold cases, LoCoMo, LongMemEval."""
+    """Measure retrieval and decision quality: gold cases, LoCoMo, LongMemEval.
+
+    \b
+    Example:
+      memory benchmark gold
+      memory benchmark locomo ../shared/data/locomo/locomo5_dev.json --html locomo.html
+      memory benchmark locomo ../shared/data/locomo/locomo5_dev.json --via-http http://127.0.0.1:8765
+    """
 
 
 def _write_reports(report: dict, html: str | None, as_json: bool, verdict=None) -> None:
@@ -667,7 +680,13 @@ def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
 
 @main.group()
 def retention():
-    """Retention windows (config/forgetting-policy.json): erase records past them."""
+    """Retention windows (config/forgetting-policy.json): erase records past them.
+
+    \b
+    Example:
+      memory retention sweep --dry-run
+      memory retention sweep --json
+    """
 
 
 @retention.command("sweep")
