@@ -89,3 +89,22 @@ def test_gold_without_json_says_the_gates_passed(monkeypatch):
     result = CliRunner().invoke(main, ["benchmark", "gold"])
     assert result.exit_code == 0
     assert "gates: passed" in result.stdout and "cases failed: 0 of 1" in result.stdout
+
+
+def test_the_longmemeval_page_shows_without_late_gold():
+    from memory.benchmark.report import render_html
+    report = {"dataset": "longmemeval", "questions": 3, "metrics": {"recall_all@5": 0.5}, "by_category": {},
+              "baselines": {"bm25_turns": {"metrics": {"recall_all@5": 0.6}, "by_category": {}}},
+              "without_late_gold": {"questions": 2, "metrics": {"recall_all@5": 0.875},
+                                    "baselines": {"bm25_turns": {"metrics": {"recall_all@5": 0.625}}}}}
+    page = render_html(report)
+    section = page.split('data-table="without_late_gold"', 1)[1].split("</table>", 1)[0]
+    assert "Without late gold (2 questions)" in page
+    assert "0.875" in section and "0.625" in section
+    assert "0.875" not in page.split('data-table="without_late_gold"', 1)[0]
+
+
+def test_a_page_without_late_gold_figures_has_no_such_section():
+    from memory.benchmark.report import render_html
+    page = render_html({"dataset": "locomo", "questions": 1, "metrics": {"recall@5": 1.0}, "by_category": {}})
+    assert "without_late_gold" not in page
