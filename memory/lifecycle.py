@@ -401,8 +401,8 @@ def _erase(ctx: _Context) -> Plan:
     target = ctx.envelope["target"]
     named = sum(bool(target.get(name)) for name in ("record_id", "memory_key", "whole_scope"))
     if named != 1:
-        raise RefusedError("an erase names exactly one of target.record_id, target.memory_key or "
-                           "target.whole_scope: true", code="erase_target_required")
+        raise InputError("an erase names exactly one of target.record_id, target.memory_key or "
+                         "target.whole_scope: true", code="invalid_target")
     if target.get("record_id"):
         record = _target(ctx)
         return Plan([], record["id"], None, erase_record_ids=[record["id"]])

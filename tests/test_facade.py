@@ -164,7 +164,7 @@ def test_mcp_binds_both_spellings_to_one_scope(tmp_path):
 def test_an_erase_envelope_naming_nothing_is_refused_and_erases_nothing(store):
     written = store.mutate(add_env("The user lives in Paris.", "user.home_city", "tx-paris"))
     result = api.mutate(store, envelope("erase", "tx-wipe"))
-    assert (result.status, result.code) == ("refused", "erase_target_required")
+    assert (result.status, result.code) == ("refused", "invalid_target")
     assert api.get(store, written["record_id"], "alice")["statement"] == "The user lives in Paris."
 
 
@@ -172,7 +172,7 @@ def test_an_erase_naming_a_record_and_the_whole_scope_is_refused(store):
     written = store.mutate(add_env("The user lives in Paris.", "user.home_city", "tx-paris"))
     both = by_id("erase", written["record_id"], "tx-both")
     both["target"]["whole_scope"] = True
-    assert api.mutate(store, both).code == "erase_target_required"
+    assert api.mutate(store, both).code == "invalid_target"
 
 
 def test_the_cli_whole_scope_flag_puts_whole_scope_in_the_envelope(store, monkeypatch):

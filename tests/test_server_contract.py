@@ -165,7 +165,7 @@ def test_an_erase_naming_nothing_is_refused_over_http(admin):
     assert add(admin, user, f"My cat {marker} sleeps on the sofa.", 1704067200000).status_code == 200
     response = admin.post("/v1/mutate", json=envelope("erase", f"wipe-{marker}", user=user))
     assert response.status_code == 422
-    assert response.json()["error"]["code"] == "erase_target_required"
+    assert response.json()["error"]["code"] == "invalid_target"
     assert search(admin, user, f"cat {marker}")  # nothing was erased
     whole = envelope("erase", f"wipe-all-{marker}", user=user)
     whole["target"]["whole_scope"] = True
