@@ -250,3 +250,24 @@ def test_the_mcp_server_reports_the_package_version(store):
     from memory.mcp_server import build_server
     server = build_server(store, "alice")
     assert server.version == api.version() != ""
+
+
+def test_the_mcp_server_started_with_one_spelling_serves_the_other(tmp_path):
+    pytest.importorskip("mcp.server.mcpserver")
+    from test_mcp import session, text
+    store = make_store(tmp_path / "store")
+    written = store.mutate(add_env("The user lives in Lyon.", "user.home_city", "tx-lyon", user=PRECOMPOSED))
+
+    async def calls(client):
+        answer = await client.call_tool("query", {"text": "where does the user live?"})
+        got = await client.call_tool("get", {"record_id": written["record_id"]})
+        tea = add_env("The user likes tea.", "user.drink", "tx-tea", user=DECOMPOSED)
+        wrote = await client.call_tool("mutate", {"envelope": tea})
+        return text(answer), text(got), text(wrote), client.server_info.version
+
+    answer, got, wrote, version = session(calls, user=DECOMPOSED)
+    assert [e["id"] for e in answer["evidence"]] == [written["record_id"]]
+    assert got["id"] == written["record_id"]
+    assert wrote["status"] == "applied"
+    assert store.get(wrote["record_id"], {"type": "user", "key": PRECOMPOSED})["statement"] == "The user likes tea."
+    assert version == api.version() != ""

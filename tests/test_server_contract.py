@@ -171,3 +171,17 @@ def test_an_erase_naming_nothing_is_refused_over_http(admin):
     whole["target"]["whole_scope"] = True
     assert mutate(admin, whole)["status"] == "applied"
     assert search(admin, user, f"cat {marker}") == []
+
+
+def test_both_spellings_of_a_user_id_are_one_user_over_http(admin):
+    decomposed, precomposed = "Ange\u0301le", "Ang\u00e9le"
+    marker = word()
+    assert add(admin, decomposed, f"My cat {marker} sleeps on the sofa.", 1704067200000).status_code == 200
+    assert [h["content"] for h in search(admin, precomposed, f"cat {marker}")] == \
+        [f"[2024-01-01T00:00:00Z] USER: My cat {marker} sleeps on the sofa."]
+    assert len(search(admin, decomposed, f"cat {marker}")) == 1
+    answer = admin.post("/v1/query", json={"text": f"where does the cat {marker} sleep?", "user": decomposed})
+    assert [e["statement"] for e in answer.json()["evidence"]] == [f"My cat {marker} sleeps on the sofa."]
+    whole = envelope("erase", f"wipe-{marker}", user=decomposed, whole_scope=True)
+    assert mutate(admin, whole)["status"] == "applied"
+    assert search(admin, precomposed, f"cat {marker}") == []
