@@ -364,6 +364,46 @@ def erase(ctx, record_id, user, key, whole_scope, tx, reason, as_json):
           reason=reason)
 
 
+@main.command()
+@click.argument("record_id")
+@user_option
+@click.option("--with", "conflict_with", multiple=True, required=True,
+              help="A record that contradicts RECORD_ID (repeatable).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def dispute(ctx, record_id, user, conflict_with, tx, reason, as_json):
+    """Mark records as in unresolved conflict: none of them answers until one is resolved.
+
+    \b
+    Example:
+      memory dispute mem_0123456789abcdef01234567 --with mem_89abcdef0123456789abcdef --user demo
+    """
+    _verb(ctx, as_json, api.dispute, user, record_id, conflict_with, tx=tx, reason=reason)
+
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@click.option("--over", "conflict_with", multiple=True, required=True,
+              help="A disputed record that RECORD_ID wins over; it becomes rejected (repeatable).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def resolve(ctx, record_id, user, conflict_with, tx, reason, as_json):
+    """Settle a dispute: RECORD_ID holds, the others are rejected.
+
+    \b
+    Example:
+      memory resolve mem_0123456789abcdef01234567 --over mem_89abcdef0123456789abcdef --user demo
+    """
+    _verb(ctx, as_json, api.resolve, user, record_id, conflict_with, tx=tx, reason=reason)
+
+
 # -- reading ---------------------------------------------------------------------
 
 @main.command()

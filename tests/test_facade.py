@@ -271,3 +271,35 @@ def test_the_mcp_server_started_with_one_spelling_serves_the_other(tmp_path):
     assert wrote["status"] == "applied"
     assert store.get(wrote["record_id"], {"type": "user", "key": PRECOMPOSED})["statement"] == "The user likes tea."
     assert version == api.version() != ""
+
+
+# -- every verb through the façade, and the CLI's dispute and resolve ------------------------------
+
+def test_the_verbs_build_envelopes_the_policy_admits(store):
+    paris = api.add(store, "alice", "The user lives in Paris.", key="user.home_city", valid_from="2020-01-01")
+    lyon = api.update(store, "alice", "The user lives in Lyon.", key="user.home_city", valid_from="2022-01-01")
+    tea = api.add(store, "alice", "The user likes tea.", key="user.drink")
+    coffee = api.add(store, "alice", "The user likes coffee.", key="user.drink_morning")
+    disputed = api.dispute(store, "alice", tea.record_id, [coffee.record_id])
+    resolved = api.resolve(store, "alice", tea.record_id, [coffee.record_id])
+    forgotten = api.forget(store, "alice", key="user.drink")
+    erased = api.erase(store, "alice", key="user.home_city")
+    results = [paris, lyon, tea, coffee, disputed, resolved, forgotten, erased]
+    assert [(r.operation, r.status) for r in results] == [
+        ("add", "applied"), ("update", "applied"), ("add", "applied"), ("add", "applied"), ("dispute", "applied"),
+        ("resolve", "applied"), ("forget", "applied"), ("erase", "applied")]
+    assert api.get(store, coffee.record_id, "alice")["status"] == "rejected"
+    with pytest.raises(Exception) as bad:
+        api.erase(store, "alice")
+    assert bad.value.code == "usage_error"
+
+
+def test_cli_dispute_and_resolve(store):
+    tea = store.mutate(add_env("The user likes tea.", "user.drink", "tx-tea"))["record_id"]
+    coffee = store.mutate(add_env("The user likes coffee.", "user.drink_am", "tx-coffee"))["record_id"]
+    code, out = run("dispute", tea, "--with", coffee, "--user", "alice", "--tx", "tx-d")
+    assert (code, out["status"], out["transaction_id"]) == (0, "applied", "tx-d")
+    assert api.get(store, tea, "alice")["status"] == "disputed"
+    code, out = run("resolve", tea, "--over", coffee, "--user", "alice")
+    assert (code, out["status"]) == (0, "applied")
+    assert (api.get(store, tea, "alice")["status"], api.get(store, coffee, "alice")["status"]) == ("active", "rejected")
