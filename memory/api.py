@@ -22,6 +22,7 @@ turns into exit statuses. docs/AGENTS.md is the guide.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 import uuid
 from dataclasses import dataclass, field, fields
@@ -313,16 +314,38 @@ def _target_scope(envelope) -> dict | None:
     return scope if isinstance(scope, dict) else None
 
 
+# A key, not text inside a string: a quote inside a JSON string is escaped, so an unescaped
+# "transaction_id" followed by a colon can only be an object key.
+_NAMED = {name: re.compile(rb'"' + name.encode() + rb'"\s*:\s*"([^"\\]{1,200})"')
+          for name in ("transaction_id", "operation")}
+
+
 def _with_transaction_id(result: dict, envelope) -> dict:
-    """A refusal before the envelope was fully parsed (too large, bad schema) still names the
-    transaction id the caller sent, so the caller can match the answer to its request."""
-    if result["transaction_id"] is None or result["operation"] is None:
-        parsed = _parsed(envelope)
-        if isinstance(parsed, dict):
-            named = result_for(parsed, result["status"])
-            result = {**result, "transaction_id": result["transaction_id"] or named["transaction_id"],
-                      "operation": result["operation"] or named["operation"]}
-    return result
+    """A refusal before the envelope was fully parsed (too large, bad schema, cut short by the
+    CLI's read cap) still names the transaction id the caller sent, so the caller can match
+    the answer to its request."""
+    if result["transaction_id"] is not None and result["operation"] is not None:
+        return result
+    parsed = _parsed(envelope)
+    if isinstance(parsed, dict):
+        named = result_for(parsed, result["status"])
+    else:
+        named = {name: _named_in(envelope, name) for name in _NAMED}
+    return {**result, "transaction_id": result["transaction_id"] or named["transaction_id"],
+            "operation": result["operation"] or named["operation"]}
+
+
+def _named_in(raw, name: str) -> str | None:
+    """A top-level string field of an envelope that does not parse (e.g. only its first bytes were read)."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "replace")
+    if not isinstance(raw, (bytes, bytearray)):
+        return None
+    found = _NAMED[name].search(bytes(raw[:64 * 1024]))
+    try:
+        return found.group(1).decode("utf-8") if found else None
+    except UnicodeDecodeError:
+        return None
 
 
 def mutate(store: Store, envelope: dict | bytes | str, *, only_user: str | None = None) -> MutationResult:

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 from . import lifecycle
 from .clock import SystemClock
 from .envelope_builder import user_scope  # noqa: F401  (re-exported: the one place a caller's scope is built)
-from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
+from .errors import MemoryStoreError, NotFoundError, RefusedError, StoreError
 from .jsonio import atomic_write, canonical_bytes, dumps, fsync_dir, loads_strict, loads_trusted
 from .lifecycle import ScopeState
 from .paths import StoreLayout, scope_digest
@@ -51,8 +51,6 @@ class ShardFile:
 
 def scope_of(scope_type: str, scope_key: str) -> dict:
     return {"type": scope_type, "key": scope_key}
-
-
 
 
 class Store:

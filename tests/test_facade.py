@@ -303,3 +303,16 @@ def test_cli_dispute_and_resolve(store):
     code, out = run("resolve", tea, "--over", coffee, "--user", "alice")
     assert (code, out["status"]) == (0, "applied")
     assert (api.get(store, tea, "alice")["status"], api.get(store, coffee, "alice")["status"]) == ("active", "rejected")
+
+
+def test_the_cli_mutate_keeps_the_transaction_id_of_an_envelope_too_large_to_read_whole(store):
+    env = add_env("x" * (store.policies.mutation.caps["envelope_bytes"] * 2), "user.note", "tx-huge")
+    code, out = run("mutate", input=json.dumps(env))
+    assert code == 5 and out["error"]["code"] in ("envelope_too_large", "invalid_json")
+    assert (out["transaction_id"], out["operation"]) == ("tx-huge", "add")
+
+
+def test_a_transaction_id_inside_a_statement_is_not_taken_for_the_envelopes():
+    from memory.api import _named_in
+    raw = b'{"payload": {"statement": "say \\"transaction_id\\": \\"fake\\""}, "transaction_id": "real"'
+    assert _named_in(raw, "transaction_id") == "real"
