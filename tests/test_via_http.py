@@ -155,3 +155,40 @@ def test_question_by_question_the_wire_ranks_as_the_engine_does(tmp_path, served
                     assert wire(conversation.sample_id, question.question, None).ranked_refs[:20] == mine.ranked_refs
                     compared += 1
     assert compared == len(QUESTIONS)
+
+
+LME_QUESTIONS = [
+    {"question_id": "q1", "question_type": "single-session-user", "question": "What is my dog's name?",
+     "question_date": "2023/05/30 (Tue) 23:40", "answer": "Rex", "answer_session_ids": ["s_b"],
+     "haystack_dates": ["2023/05/01 (Mon) 08:00", "2023/05/02 (Tue) 09:30", "2023/05/20 (Sat) 10:00"],
+     "haystack_session_ids": ["s_a", "s_b", "s_a"],
+     "haystack_sessions": [
+         [{"role": "user", "content": "Any tips for growing tomatoes on a balcony?"},
+          {"role": "assistant", "content": "Water them every morning."}],
+         [{"role": "user", "content": ""},
+          {"role": "user", "content": "My dog is called Rex and he loves the beach.", "has_answer": True},
+          {"role": "assistant", "content": "Rex is a nice name for a dog!"}],
+         [{"role": "user", "content": "Any tips for growing tomatoes on a balcony?"},
+          {"role": "assistant", "content": "Water them every morning."}]]},
+    {"question_id": "q2", "question_type": "single-session-user", "question": "Which city did I move to?",
+     "question_date": "2023/06/30 (Fri) 10:00", "answer": "Lisbon", "answer_session_ids": ["s_m"],
+     "haystack_dates": ["2023/06/01 (Thu) 08:00", "2023/06/02 (Fri) 09:30"],
+     "haystack_session_ids": ["s_m", "s_n"],
+     "haystack_sessions": [
+         [{"role": "user", "content": "I finally moved to Lisbon, the city of seven hills.", "has_answer": True},
+          {"role": "assistant", "content": "Congratulations on the move to the city!"}],
+         [{"role": "user", "content": "I want to learn to bake sourdough bread."},
+          {"role": "assistant", "content": "Start with a healthy starter."}]]},
+]
+
+
+def test_longmemeval_via_http_reproduces_the_in_process_figures(tmp_path, served):
+    dataset = tmp_path / "lme.json"
+    dataset.write_text(json.dumps(LME_QUESTIONS))
+    in_process = api.benchmark_dataset("longmemeval", dataset)
+    over_http = api.benchmark_via_http("longmemeval", dataset, served.url)
+    assert in_process["metrics"]["recall_all@5"] == 1.0
+    for metric in ("recall_any@5", "recall_all@5", "ndcg@10", "mrr", "turn_recall@10"):
+        assert over_http["metrics"][metric] == pytest.approx(in_process["metrics"][metric], abs=0.01), metric
+    # one request per session, the repeated session id (s_a twice) as two sessions
+    assert over_http["via_http"]["add_requests"] == 5 and over_http["via_http"]["unmapped_hits"] == 0
