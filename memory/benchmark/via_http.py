@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..clock import normalize_instant, parse_instant
-from ..remote import LeaderboardClient
 from ..importers import Turn
+from ..remote import LeaderboardClient
 from .datasets import SearchOutcome, evaluate_locomo, evaluate_longmemeval
 from .runner import load_dataset
 
