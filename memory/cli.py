@@ -191,7 +191,8 @@ def apply(ctx, source, batch_size, as_json):
     refused = 0
     with _progress(len(lines), "envelopes applied", "each result printed is durable; rerunning the file "
                    "is safe, done envelopes answer idempotent") as advance:
-        for result in api.apply(store, lines, batch_size=batch_size, progress=advance):
+        for result in api.apply(store, lines, batch_size=batch_size):
+            advance(1)  # a result arrives once its batch is durable: the Ctrl-C message counts those
             refused += result.refused
             click.echo(dumps_text(result.to_json()))
     if refused:

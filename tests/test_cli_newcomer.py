@@ -15,9 +15,9 @@ def interrupted_after(count: int):
     """A stand-in for ``api.apply`` that durably applies ``count`` envelopes, then meets a Ctrl-C."""
     real = api.apply
 
-    def apply(store, envelopes, *, batch_size=500, progress=None):
+    def apply(store, envelopes, *, batch_size=500):
         envelopes = list(envelopes)
-        yield from real(store, envelopes[:count], batch_size=batch_size, progress=progress)
+        yield from real(store, envelopes[:count], batch_size=batch_size)
         raise KeyboardInterrupt
     return apply
 
@@ -108,3 +108,28 @@ def test_a_page_without_late_gold_figures_has_no_such_section():
     from memory.benchmark.report import render_html
     page = render_html({"dataset": "locomo", "questions": 1, "metrics": {"recall@5": 1.0}, "by_category": {}})
     assert "without_late_gold" not in page
+
+
+def test_a_real_sigint_during_apply_exits_130_and_what_was_printed_is_on_disk(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    from helpers import NOW, cli_env, make_store
+    from memory.paths import PROJECT_ROOT
+    store = make_store(tmp_path / "store")
+    path = tmp_path / "envelopes.jsonl"
+    path.write_text("".join(json.dumps(add_env(f"Fact {i}.", f"user.fact_{i}", f"tx-{i}")) + "\n"
+                            for i in range(20000)))
+    process = subprocess.Popen([sys.executable, "-m", "memory.cli", "--store", str(store.root), "apply", str(path),
+                                "--batch-size", "1"], cwd=str(PROJECT_ROOT), env=cli_env(NOW),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = process.stdout.readline()          # it is applying: interrupt it now
+    process.send_signal(signal.SIGINT)
+    rest, stderr = process.communicate(timeout=120)
+    printed = [json.loads(line) for line in (first + rest).splitlines()]
+    assert process.returncode == 130, stderr
+    said = int(stderr.split("interrupted: envelopes applied: ", 1)[1].split(" of 20000 done", 1)[0])
+    assert said in (len(printed), len(printed) + 1)   # the signal may land between counting and printing
+    assert "Traceback" not in stderr and 0 < len(printed) < 20000
+    durable = store.state({"type": "user", "key": "alice"}).transactions
+    assert all(result["transaction_id"] in durable for result in printed) and len(durable) >= said
