@@ -185,3 +185,16 @@ def test_both_spellings_of_a_user_id_are_one_user_over_http(admin):
     whole = envelope("erase", f"wipe-{marker}", user=decomposed, whole_scope=True)
     assert mutate(admin, whole)["status"] == "applied"
     assert search(admin, precomposed, f"cat {marker}") == []
+
+
+def test_a_replay_with_the_iso_spelling_of_the_same_ms_timestamp_is_the_same_request(admin, server):
+    user, request_id = fresh_user(), uuid.uuid4().hex
+    body = {"request_id": request_id, "user_id": user, "session_id": "s1",
+            "messages": [{"role": "user", "content": "I adopted a cat named Luna.", "timestamp": 1683504000000}]}
+    assert admin.post("/v1/memories/add", json=body).status_code == 200
+    before = snapshot(server.root / "shards")
+    body["messages"][0]["timestamp"] = "2023-05-08T00:00:00Z"
+    assert admin.post("/v1/memories/add", json=body).status_code == 200
+    assert snapshot(server.root / "shards") == before
+    body["messages"][0]["timestamp"] = 1683504001000      # another instant: another request
+    assert admin.post("/v1/memories/add", json=body).status_code == 409
