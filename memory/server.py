@@ -21,6 +21,7 @@ text and tokens never reach a log.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import functools
 import hashlib
 import hmac
@@ -32,8 +33,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
-
-import datetime as _dt
 
 import anyio
 import anyio.to_thread
@@ -161,7 +160,8 @@ def bind_host(host: str, tokens: TokenTable | None) -> str:
 
 FIRST_YEAR, LAST_YEAR = 1000, 9999
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
-_LAST_MS = int((_dt.datetime(LAST_YEAR, 12, 31, 23, 59, 59, tzinfo=_dt.timezone.utc) - _EPOCH).total_seconds()) * 1000 + 999
+_LAST_MS = (_dt.datetime(LAST_YEAR, 12, 31, 23, 59, 59, 999000, tzinfo=_dt.timezone.utc) - _EPOCH) \
+    // _dt.timedelta(milliseconds=1)
 
 
 def message_instant(value: int | str | None) -> str | None:
