@@ -1,4 +1,10 @@
-"""The Python API: the CLI's verbs as functions with small typed results.
+"""The Python API, and the one façade: every verb of the CLI is a function here.
+
+The CLI (``memory/cli.py``), the HTTP server (``memory/server.py``) and the MCP
+server (``memory/mcp_server.py``) only translate to and from these functions
+(a test reads their source to hold them to it). Scopes are built from a
+caller's id by ``user_scope`` (NFC-normalized, ``memory/envelope_builder.py``)
+and envelopes by ``envelope_builder.build``, for every front door alike.
 
     from memory import api
     store = api.open_store("/tmp/mem", create=True)
@@ -16,18 +22,26 @@ turns into exit statuses. docs/AGENTS.md is the guide.
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
+import uuid
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .clock import clock_from_env
+from . import envelope_builder
+from .clock import clock_from_env, normalize_instant
+from .envelope_builder import user_scope
 from .errors import InputError, UsageError
 from .jsonio import loads_strict
-from .paths import store_root
-from .query import QueryRequest, run_query
-from .store import Store, result_for, user_scope
+from .paths import config_dir, store_root
+from .store import Store, result_for
 
-__all__ = ["open_store", "mutate", "query", "history", "get", "review_list",
-           "MutationResult", "QueryResult", "Evidence"]
+__all__ = ["version", "open_store", "init", "user_scope",
+           "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
+           "mutate", "apply", "query", "search", "get", "history", "review_list",
+           "export", "import_dataset", "restore", "stats", "build_views", "retention_sweep", "doctor", "where",
+           "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
+           "MutationResult", "QueryResult", "Evidence", "Exported"]
 
 
 def _split(cls, data: dict) -> tuple[dict, dict]:
@@ -127,6 +141,32 @@ class QueryResult:
         return {**out, **self.extra}
 
 
+
+@dataclass(frozen=True)
+class Exported:
+    """``memory export``: the file's text and its end line (counts and body hash)."""
+
+    data: bytes
+    summary: dict
+
+
+# -- opening ----------------------------------------------------------------------
+
+def version() -> str:
+    """The installed package's version; from a source checkout without an install, pyproject.toml's."""
+    from importlib import metadata
+    try:
+        return metadata.version("memory-ledger")
+    except metadata.PackageNotFoundError:
+        import tomllib
+        from .paths import PROJECT_ROOT
+        try:
+            with open(PROJECT_ROOT / "pyproject.toml", "rb") as handle:
+                return tomllib.load(handle)["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "0+unknown"
+
+
 def open_store(path: str | os.PathLike | None = None, *, clock=None, create: bool = False,
                config: str | os.PathLike | None = None) -> Store:
     """The store at ``path`` (default: ``$MEMORY_STORE``, else ``./data``).
@@ -143,12 +183,127 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     return factory(Path(root), clock=clock, config=Path(config) if config is not None else None)
 
 
+def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False) -> dict:
+    """Create the store (or open it) and, with ``accept_policies``, pin the current policy files."""
+    store = open_store(path, create=True)
+    if accept_policies:
+        store.pin_policies()
+    return {"store": str(store.root), "policy_sha256": store.marker()["policy_sha256"]}
+
+
+# -- writing: the verbs ---------------------------------------------------------------
+
+DEFAULT_ACTOR = {"type": "user_via_agent", "id": "api"}
+
+
+def _instant(value: str | None, name: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return normalize_instant(value)
+    except (ValueError, TypeError):
+        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
+
+
+def _write(store: Store, operation: str, user: str, *, tx: str | None, actor: dict | None, reason: str | None,
+           actor_type: str | None = None, ref: str = "memory-api", **fields) -> MutationResult:
+    """Build the envelope of a verb (explicit_user source) and apply it through the mutation policy."""
+    who = dict(actor or DEFAULT_ACTOR)
+    if actor_type:
+        who["type"] = actor_type
+    envelope = envelope_builder.build(
+        operation, user_scope(user), transaction_id=tx or f"{who['id']}-{uuid.uuid4().hex}"[-200:],
+        actor=who, source=envelope_builder.source("explicit_user", ref=ref),
+        reason=reason or f"{operation} from {ref}", **fields)
+    return mutate(store, envelope)
+
+
+def add(store: Store, user: str, statement: str, *, key: str | None = None, kind: str = "fact",
+        valid_from: str | None = None, aliases=(), tags=(), sensitivity: str = "private",
+        tx: str | None = None, reason: str | None = None, actor: dict | None = None,
+        ref: str = "memory-api") -> MutationResult:
+    """``memory add``: a memory the user stated (valid from ``valid_from``, default now)."""
+    payload = {"kind": kind, "statement": statement, "aliases": list(aliases), "tags": list(tags)}
+    return _write(store, "add", user, tx=tx, actor=actor, reason=reason, ref=ref, memory_key=key,
+                  payload=payload, valid_time={"from": _instant(valid_from, "--from"), "to": None},
+                  sensitivity=sensitivity)
+
+
+def update(store: Store, user: str, statement: str, *, key: str | None = None, record_id: str | None = None,
+           valid_from: str | None = None, tx: str | None = None, reason: str | None = None,
+           actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory update``: supersede the active record named by ``key`` or ``record_id``."""
+    if not key and not record_id:
+        raise UsageError("name the record: --key or --id", code="usage_error")
+    return _write(store, "update", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  memory_key=key, payload={"statement": statement},
+                  valid_time={"from": _instant(valid_from, "--from"), "to": None})
+
+
+def retire(store: Store, user: str, record_id: str, *, at: str | None = None, tx: str | None = None,
+           reason: str | None = None, actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory retire``: close a record's validity at ``at`` (default now)."""
+    return _write(store, "retire", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  valid_time={"from": None, "to": _instant(at, "--at")})
+
+
+def dispute(store: Store, user: str, record_id: str, conflict_with, *, tx: str | None = None,
+            reason: str | None = None, actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory dispute``: mark ``record_id`` and ``conflict_with`` as in unresolved conflict."""
+    return _write(store, "dispute", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  payload={"conflict_with": list(conflict_with)})
+
+
+def resolve(store: Store, user: str, record_id: str, conflict_with, *, tx: str | None = None,
+            reason: str | None = None, actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory resolve``: ``record_id`` holds; the records of ``conflict_with`` become rejected."""
+    return _write(store, "resolve", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  payload={"conflict_with": list(conflict_with)})
+
+
+def approve(store: Store, user: str, record_id: str, *, tx: str | None = None, reason: str | None = None,
+            actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory review approve``: a reviewer makes a candidate active."""
+    return _write(store, "approve", user, tx=tx, actor=actor, reason=reason, ref=ref, actor_type="reviewer",
+                  record_id=record_id)
+
+
+def reject(store: Store, user: str, record_id: str, *, tx: str | None = None, reason: str | None = None,
+           actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory review reject``: a reviewer rejects a candidate (its value is tombstoned)."""
+    return _write(store, "reject", user, tx=tx, actor=actor, reason=reason, ref=ref, actor_type="reviewer",
+                  record_id=record_id)
+
+
+def forget(store: Store, user: str, *, record_id: str | None = None, key: str | None = None,
+           tx: str | None = None, reason: str | None = None, actor: dict | None = None,
+           ref: str = "memory-api") -> MutationResult:
+    """``memory forget``: reject a record and tombstone its value."""
+    if not key and not record_id:
+        raise UsageError("name the record: RECORD_ID or --key", code="usage_error")
+    return _write(store, "forget", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  memory_key=key)
+
+
+def erase(store: Store, user: str, *, record_id: str | None = None, key: str | None = None,
+          whole_scope: bool = False, tx: str | None = None, reason: str | None = None,
+          actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory erase``: remove content for privacy: one record, a key's every value, or (only
+    when ``whole_scope`` is true) the whole scope. Exactly one must be named."""
+    if sum(map(bool, (record_id, key, whole_scope))) != 1:
+        raise UsageError("name one RECORD_ID, or --key, or pass --whole-scope", code="usage_error")
+    return _write(store, "erase", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
+                  memory_key=key, whole_scope=whole_scope)
+
+
+# -- writing: envelopes ------------------------------------------------------------
+
 def _parsed(envelope):
     """The envelope as an object, or None when it does not parse (the store then names the refusal)."""
     if isinstance(envelope, (bytes, bytearray, str)):
         try:
             return loads_strict(envelope, what="envelope")
-        except InputError:
+        except (InputError, ValueError):
             return None
     return envelope
 
@@ -157,6 +312,40 @@ def _target_scope(envelope) -> dict | None:
     target = envelope.get("target") if isinstance(envelope, dict) else None
     scope = target.get("scope") if isinstance(target, dict) else None
     return scope if isinstance(scope, dict) else None
+
+
+# A key, not text inside a string: a quote inside a JSON string is escaped, so an unescaped
+# "transaction_id" followed by a colon can only be an object key.
+_NAMED = {name: re.compile(rb'"' + name.encode() + rb'"\s*:\s*"([^"\\]{1,200})"')
+          for name in ("transaction_id", "operation")}
+
+
+def _with_transaction_id(result: dict, envelope) -> dict:
+    """A refusal before the envelope was fully parsed (too large, bad schema, cut short by the
+    CLI's read cap) still names the transaction id the caller sent, so the caller can match
+    the answer to its request."""
+    if result["transaction_id"] is not None and result["operation"] is not None:
+        return result
+    parsed = _parsed(envelope)
+    if isinstance(parsed, dict):
+        named = result_for(parsed, result["status"])
+    else:
+        named = {name: _named_in(envelope, name) for name in _NAMED}
+    return {**result, "transaction_id": result["transaction_id"] or named["transaction_id"],
+            "operation": result["operation"] or named["operation"]}
+
+
+def _named_in(raw, name: str) -> str | None:
+    """A top-level string field of an envelope that does not parse (e.g. only its first bytes were read)."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "replace")
+    if not isinstance(raw, (bytes, bytearray)):
+        return None
+    found = _NAMED[name].search(bytes(raw[:64 * 1024]))
+    try:
+        return found.group(1).decode("utf-8") if found else None
+    except UnicodeDecodeError:
+        return None
 
 
 def mutate(store: Store, envelope: dict | bytes | str, *, only_user: str | None = None) -> MutationResult:
@@ -169,12 +358,26 @@ def mutate(store: Store, envelope: dict | bytes | str, *, only_user: str | None 
     if only_user is not None:
         parsed = _parsed(envelope)
         scope = _target_scope(parsed)
-        if scope is not None and scope != user_scope(only_user):
+        if scope is not None and _normalized(scope) != user_scope(only_user):
             return MutationResult.from_json(result_for(parsed, "refused", error={
                 "code": "scope_not_permitted",
                 "message": "this caller is bound to one scope; the envelope targets another"}))
-    return MutationResult.from_json(store.mutate(envelope))
+    return MutationResult.from_json(_with_transaction_id(store.mutate(envelope), envelope))
 
+
+def _normalized(scope: dict) -> dict:
+    key = scope.get("key")
+    return {**scope, "key": unicodedata.normalize("NFC", key)} if isinstance(key, str) else scope
+
+
+def apply(store: Store, envelopes, *, batch_size: int = 500, progress=None):
+    """``memory apply``: each envelope's MutationResult, in order, yielded once its batch is durable."""
+    envelopes = list(envelopes)
+    for index, result in enumerate(store.apply(envelopes, batch_size=batch_size, progress=progress)):
+        yield MutationResult.from_json(_with_transaction_id(result, envelopes[index]))
+
+
+# -- reading ------------------------------------------------------------------------
 
 def query(store: Store, text: str, user: str, **options) -> QueryResult:
     """Answer ``text`` from scope user:<user>.
@@ -182,13 +385,30 @@ def query(store: Store, text: str, user: str, **options) -> QueryResult:
     Options (as the CLI's): ``as_of``, ``recorded_as_of``, ``kinds``,
     ``include_inactive``, ``limit``, ``planner``, ``trace``.
     """
+    from .query import QueryRequest, run_query  # here: a write never loads the read path
     allowed = {f.name for f in fields(QueryRequest)} - {"text", "user"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise UsageError("unknown query option(s): " + ", ".join(unknown), code="usage_error")
     if "kinds" in options:
         options["kinds"] = tuple(options["kinds"] or ())
-    return QueryResult.from_json(run_query(store, QueryRequest(text=text, user=user, **options)))
+    return QueryResult.from_json(run_query(store, QueryRequest(text=text, user=_caller(user), **options)))
+
+
+def search(store: Store, text: str, user: str, *, top_k: int = 10) -> list[dict]:
+    """The ``top_k`` best eligible matches of scope user:<user>, ranked, as evidence items.
+
+    For retrieval clients that judge relevance themselves (``/v1/memories/search``): the
+    same scope, status and validity rules as ``query``, without its sufficiency test, so
+    weak matches are returned even when ``query`` would answer UNKNOWN. Records that may
+    never answer (rejected, forgotten, erased, other scopes) never appear.
+    """
+    from .query import QueryRequest, search_eligible
+    return search_eligible(store, QueryRequest(text=text, user=_caller(user), limit=top_k))
+
+
+def _caller(user: str) -> str:
+    return user_scope(user)["key"] if isinstance(user, str) and user.strip() else user
 
 
 def get(store: Store, record_id: str, user: str) -> dict:
@@ -204,3 +424,98 @@ def history(store: Store, record_id: str, user: str) -> list[dict]:
 def review_list(store: Store, user: str) -> list[dict]:
     """Candidate records awaiting a reviewer (``memory review list --json``)."""
     return store.candidates(user_scope(user))
+
+
+# -- the store as a whole ---------------------------------------------------------------
+
+def export(store: Store, user: str, *, active_only: bool = False, fmt: str = "jsonl",
+           output: str | os.PathLike | None = None) -> Exported:
+    """``memory export``: every revision of the scope (the file ``restore`` takes back);
+    written atomically to ``output`` when given."""
+    from .jsonio import atomic_write
+    from .portability import collect, render
+    exported = collect(store, user_scope(user), active_only=active_only)
+    data = render(exported, fmt)
+    summary = exported.end()
+    if output is not None:
+        atomic_write(Path(output), data)
+        summary = {**summary, "path": str(output)}
+    return Exported(data, summary)
+
+
+def restore(store: Store, path: str | os.PathLike) -> dict:
+    """``memory import jsonl``: restore an export after verifying every hash and chain."""
+    from .portability import restore_file
+    return restore_file(store, Path(path))
+
+
+def load_dataset(dataset: str, path: str | os.PathLike) -> list:
+    """A public dataset file (``locomo`` or ``longmemeval``) as conversations or questions."""
+    from .benchmark.runner import load_dataset as load
+    return load(dataset, Path(path))
+
+
+def import_dataset(store: Store, items: list, *, progress=None) -> dict:
+    """``memory import locomo|longmemeval``: every turn as an episode, through the mutation policy."""
+    from .benchmark.runner import import_items
+    return import_items(store, items, progress=progress) | {"items": len(items)}
+
+
+def stats(store: Store) -> dict:
+    """``memory stats``: counts only, never content."""
+    from .stats import store_stats
+    return store_stats(store)
+
+
+def build_views(store: Store, users=()) -> list[dict]:
+    """``memory build``: each scope's boot view (every scope when ``users`` is empty)."""
+    from .bootview import build_views as build
+    return build(store, [user_scope(user) for user in users] if users else None)
+
+
+def retention_sweep(store: Store, *, dry_run: bool = False) -> dict:
+    """``memory retention sweep``: erase the content of every record past its retention window."""
+    from .retention import sweep
+    return sweep(store, dry_run=dry_run)
+
+
+def doctor(store: Store, *, repair: bool = False, full: bool = False) -> dict:
+    """``memory doctor``: verify (and with ``repair``, fix what a crash can leave) the whole store;
+    only what changed since the last clean run unless ``full`` (a repair always checks everything)."""
+    from .doctor import check_store
+    return check_store(store, repair=repair, full=full or repair).to_json()
+
+
+def where(path: str | os.PathLike | None = None) -> dict:
+    """``memory where``: which files are the source of truth and which are derived."""
+    from .where import describe
+    return describe(store_root(str(path) if path is not None else None))
+
+
+# -- benchmarks -------------------------------------------------------------------------
+
+def benchmark_gold(case_paths=(), gates_path: str | os.PathLike | None = None, *, progress=None) -> dict:
+    """``memory benchmark gold``: every gold case in a fresh store, then the hard gates
+    (``report["gates"] = {"passed", "failed"}``)."""
+    from .benchmark.gold import case_files, check_gates, load_cases, load_gates, run_gold
+    cases = load_cases(case_files(case_paths or None))
+    report = run_gold(cases, progress=progress)
+    failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
+    report["gates"] = {"passed": not failed, "failed": failed}
+    return report
+
+
+def benchmark_dataset(dataset: str, path: str | os.PathLike, *, limit: int | None = None,
+                      query_progress=None) -> dict:
+    """``memory benchmark locomo|longmemeval FILE``: import into a scratch store, ask every question."""
+    from .benchmark.runner import run_dataset
+    return run_dataset(dataset, Path(path), limit=limit, query_progress=query_progress)
+
+
+def benchmark_via_http(dataset: str, path: str | os.PathLike, url: str, *, token: str | None = None,
+                       limit: int | None = None, add_progress=None, query_progress=None) -> dict:
+    """``memory benchmark ... --via-http URL``: the same questions through a running ``memory serve``,
+    driven as the leaderboard's evaluator drives it (``memory/benchmark/via_http.py``)."""
+    from .benchmark.via_http import run_via_http
+    return run_via_http(dataset, Path(path), url, token=token, limit=limit, add_progress=add_progress,
+                        query_progress=query_progress)

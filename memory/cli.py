@@ -1,13 +1,17 @@
-"""The command line: parse options, call the library, print. The only click importer.
+"""The command line: parse options, call ``memory.api``, print. The only click importer.
 
-Exit codes (one table, applied in ``_run``): 0 success (an UNKNOWN answer is a
-success); 1 unexpected; 2 usage; 3 bad input; 4 bad policy; 5 refused;
-6 not found; 7 store problem (doctor found problems); 8 bad dataset;
-9 remote planner; 10 a benchmark gate failed.
+Every command is a thin translation of one ``memory.api`` function (a test reads
+this file to hold it to that). Exit codes (one table, applied in ``_run``):
+0 success (an UNKNOWN answer is a success); 1 internal error (a bug: the message
+names the exception type, ``MEMORY_DEBUG=1`` shows the traceback); 2 usage;
+3 bad input; 4 bad policy; 5 refused; 6 not found; 7 store problem (doctor found
+problems); 8 bad dataset; 9 remote planner; 10 a benchmark gate failed;
+130 interrupted (Ctrl-C), after saying how far the command got.
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import gc
 import os
@@ -18,8 +22,9 @@ from pathlib import Path
 
 import click
 
+from . import api
 from . import vocabulary as V
-from .errors import InputError, MemoryStoreError, UsageError
+from .errors import GateError, InputError, MemoryStoreError, UsageError
 
 # A command's process ends right after it prints. At exit the interpreter would walk every
 # object still alive (the scope's records, the index, every imported module) looking for
@@ -29,22 +34,14 @@ from .errors import InputError, MemoryStoreError, UsageError
 # and fsynced before its command returns.
 atexit.register(gc.freeze)
 
-EPILOG_EXIT = "Exit codes: 0 ok, 2 usage, 3 bad input, 5 refused, 6 not found, 7 store problem."
+INTERNAL_ERROR_EXIT = 1
+INTERRUPTED_EXIT = 128 + 2  # the shell's convention for SIGINT
 
 
 # -- plumbing ----------------------------------------------------------------
 
-def _clock():
-    from .clock import clock_from_env
-    return clock_from_env()
-
-
 def _open_store(ctx, *, create: bool = False):
-    from .paths import store_root
-    from .store import Store
-    root = store_root(ctx.obj.get("store"))
-    factory = Store.create if create else Store.open
-    return factory(root, clock=_clock())
+    return api.open_store(ctx.obj.get("store"), create=create)
 
 
 def _emit(value, as_json: bool, text=None) -> None:
@@ -70,7 +67,10 @@ def _run(as_json_param: str = "as_json"):
                 else:
                     click.echo(f"error [{exc.code}]: {exc.message}", err=True)
                 sys.exit(exc.exit_code)
-            except (click.exceptions.Exit, click.ClickException, SystemExit, KeyboardInterrupt):
+            except KeyboardInterrupt:
+                click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)
+                sys.exit(INTERRUPTED_EXIT)
+            except (click.exceptions.Exit, click.ClickException, SystemExit):
                 raise
             except Exception as exc:  # never a traceback, never content: the type names the fault
                 if os.environ.get("MEMORY_DEBUG"):
@@ -81,28 +81,13 @@ def _run(as_json_param: str = "as_json"):
                     click.echo(dumps_text({"error": {"code": "internal_error", "message": message}}))
                 else:
                     click.echo(f"error [internal_error]: {message}", err=True)
-                sys.exit(1)
+                sys.exit(INTERNAL_ERROR_EXIT)
         return wrapper
     return decorate
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSONL for streams).")
 user_option = click.option("--user", "-u", required=True, help="The caller's scope: user:<USER>.")
-
-
-def _scope(user: str) -> dict:
-    from .store import user_scope
-    return user_scope(user)
-
-
-def _instant(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    from .clock import normalize_instant
-    try:
-        return normalize_instant(value)
-    except ValueError:
-        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -135,10 +120,7 @@ def init(ctx, accept_policies, as_json):
     Example:
       memory --store ./mystore init
     """
-    store = _open_store(ctx, create=True)
-    if accept_policies:
-        store.pin_policies()
-    out = {"store": str(store.root), "policy_sha256": store.marker()["policy_sha256"]}
+    out = api.init(ctx.obj.get("store"), accept_policies=accept_policies)
     _emit(out, as_json, lambda o: f"store ready at {o['store']}")
 
 
@@ -159,10 +141,7 @@ def mutate(ctx, source, as_json):
     store = _open_store(ctx)
     # one byte past the cap is enough to refuse: a huge stdin is never read whole
     raw = _read_source(source, limit=store.policies.mutation.caps["envelope_bytes"] + 1)
-    result = store.mutate(raw)
-    _emit(result, as_json, _result_text)
-    if result["status"] == "refused":
-        sys.exit(5)
+    _print_result(api.mutate(store, raw), as_json)
 
 
 def _read_source(source: str, limit: int = -1) -> bytes:
@@ -210,46 +189,68 @@ def apply(ctx, source, batch_size, as_json):
     store = _open_store(ctx)
     lines = [line for line in _read_source(source).splitlines() if line.strip()]
     refused = 0
-    with _progress(len(lines), "applying") as bar:
-        for result in store.apply(lines, batch_size=batch_size, progress=bar.update):
-            refused += result["status"] == "refused"
-            click.echo(dumps_text(result))
+    with _progress(len(lines), "envelopes applied", "each result printed is durable; rerunning the file "
+                   "is safe, done envelopes answer idempotent") as advance:
+        for result in api.apply(store, lines, batch_size=batch_size):
+            advance(1)  # a result arrives once its batch is durable: the Ctrl-C message counts those
+            refused += result.refused
+            click.echo(dumps_text(result.to_json()))
     if refused:
         sys.exit(5)
 
 
-def _progress(total: int, label: str):
-    """A progress bar on a terminal (stderr), silent otherwise."""
+class _Progress:
+    """How far the running command got, for the message a Ctrl-C prints."""
+
+    def __init__(self) -> None:
+        self.label, self.done, self.total, self.note = None, 0, 0, ""
+
+    def start(self, label: str, total: int, note: str = "") -> None:
+        self.label, self.done, self.total, self.note = label, 0, total, note
+
+    def said(self) -> str:
+        if self.label is None:
+            return "stopped before any work was done"
+        of = f" of {self.total}" if self.total else ""
+        return f"{self.label}: {self.done}{of} done" + (f" ({self.note})" if self.note else "")
+
+
+_PROGRESS = _Progress()
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str, note: str = ""):
+    """A progress bar on a terminal (stderr), silent otherwise; a Ctrl-C says how far it got."""
+    _PROGRESS.start(label, total, note)
     shown = sys.stderr.isatty()
-    return click.progressbar(length=total, label=label, file=sys.stderr if shown else open(os.devnull, "w"))
+    with click.progressbar(length=total, label=label, file=sys.stderr if shown else open(os.devnull, "w")) as bar:
+        def advance(steps: int = 1, total: int | None = None, label: str | None = None) -> None:
+            if label and label != _PROGRESS.label:  # a new phase: count again
+                _PROGRESS.start(label, total or 0, _PROGRESS.note)
+                bar.label, bar.pos = label, 0
+            if total:
+                bar.length = _PROGRESS.total = total
+            _PROGRESS.done += steps
+            bar.update(steps)
+        yield advance
 
 
 # -- human conveniences ----------------------------------------------------------
 
-def _envelope(operation: str, user: str, *, record_id=None, key=None, payload=None, valid=None,
-              reason=None, actor_type="user_via_agent", tx=None) -> dict:
-    envelope = {
-        "schema_version": "memory.envelope.v1",
-        "transaction_id": tx or f"cli-{uuid.uuid4().hex}",
-        "operation": operation,
-        "actor": {"type": actor_type, "id": os.environ.get("USER") or "cli"},
-        "source": {"type": "explicit_user", "ref": "memory-cli", "observed_at": None,
-                   "evidence_hash": None, "session": None, "speaker": None},
-        "target": {"record_id": record_id, "memory_key": key, "scope": _scope(user)},
-        "reason": reason or f"{operation} from the command line",
-    }
-    if payload is not None:
-        envelope["payload"] = payload
-    if valid is not None:
-        envelope["valid_time"] = valid
-    return envelope
+def _actor() -> dict:
+    return {"type": "user_via_agent", "id": os.environ.get("USER") or "cli"}
 
 
-def _submit(ctx, envelope: dict, as_json: bool) -> None:
-    store = _open_store(ctx)
-    result = store.mutate(envelope)
-    _emit(result, as_json, _result_text)
-    if result["status"] == "refused":
+def _verb(ctx, as_json: bool, verb, *args, tx=None, reason=None, **options) -> None:
+    """Run one ``memory.api`` write verb as the command line's caller, and print its result."""
+    result = verb(_open_store(ctx), *args, tx=tx or f"cli-{uuid.uuid4().hex}", actor=_actor(),
+                  ref="memory-cli", reason=reason or f"{verb.__name__} from the command line", **options)
+    _print_result(result, as_json)
+
+
+def _print_result(result, as_json: bool) -> None:
+    _emit(result.to_json(), as_json, _result_text)
+    if result.refused:
         sys.exit(5)
 
 
@@ -278,12 +279,8 @@ def add(ctx, statement, user, key, kind, valid_from, aliases, tags, sensitivity,
     Example:
       memory add "The user lives in Berlin." --user demo --key user.home_city --alias "home city"
     """
-    envelope = _envelope("add", user, key=key, tx=tx, reason=reason,
-                         payload={"kind": kind, "statement": statement, "aliases": list(aliases),
-                                  "tags": list(tags)},
-                         valid={"from": _instant(valid_from, "--from"), "to": None})
-    envelope["sensitivity"] = {"classification": sensitivity}
-    _submit(ctx, envelope, as_json)
+    _verb(ctx, as_json, api.add, user, statement, key=key, kind=kind, valid_from=valid_from, aliases=aliases,
+          tags=tags, sensitivity=sensitivity, tx=tx, reason=reason)
 
 
 @main.command()
@@ -304,11 +301,8 @@ def update(ctx, statement, user, key, record_id, valid_from, tx, reason, as_json
     Example:
       memory update "The user lives in Lisbon." --user demo --key user.home_city --from 2026-01-01
     """
-    if not key and not record_id:
-        raise UsageError("name the record: --key or --id", code="usage_error")
-    _submit(ctx, _envelope("update", user, record_id=record_id, key=key, tx=tx, reason=reason,
-                           payload={"statement": statement},
-                           valid={"from": _instant(valid_from, "--from"), "to": None}), as_json)
+    _verb(ctx, as_json, api.update, user, statement, key=key, record_id=record_id, valid_from=valid_from,
+          tx=tx, reason=reason)
 
 
 @main.command()
@@ -327,8 +321,7 @@ def retire(ctx, record_id, user, valid_to, tx, reason, as_json):
     Example:
       memory retire mem_0123456789abcdef01234567 --user demo --at 2026-03-01
     """
-    _submit(ctx, _envelope("retire", user, record_id=record_id, tx=tx, reason=reason,
-                           valid={"from": None, "to": _instant(valid_to, "--at")}), as_json)
+    _verb(ctx, as_json, api.retire, user, record_id, at=valid_to, tx=tx, reason=reason)
 
 
 @main.command()
@@ -347,9 +340,7 @@ def forget(ctx, record_id, user, key, tx, reason, as_json):
     Example:
       memory forget --user demo --key user.favourite_food
     """
-    if not key and not record_id:
-        raise UsageError("name the record: RECORD_ID or --key", code="usage_error")
-    _submit(ctx, _envelope("forget", user, record_id=record_id, key=key, tx=tx, reason=reason), as_json)
+    _verb(ctx, as_json, api.forget, user, record_id=record_id, key=key, tx=tx, reason=reason)
 
 
 @main.command()
@@ -370,9 +361,48 @@ def erase(ctx, record_id, user, key, whole_scope, tx, reason, as_json):
       memory erase mem_0123456789abcdef01234567 --user demo --reason "user asked"
       memory erase --key user.home_city --user demo   # the slot's current and past values
     """
-    if sum(map(bool, (record_id, key, whole_scope))) != 1:
-        raise UsageError("name one RECORD_ID, or --key, or pass --whole-scope", code="usage_error")
-    _submit(ctx, _envelope("erase", user, record_id=record_id, key=key, tx=tx, reason=reason), as_json)
+    _verb(ctx, as_json, api.erase, user, record_id=record_id, key=key, whole_scope=whole_scope, tx=tx,
+          reason=reason)
+
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@click.option("--with", "conflict_with", multiple=True, required=True,
+              help="A record that contradicts RECORD_ID (repeatable).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def dispute(ctx, record_id, user, conflict_with, tx, reason, as_json):
+    """Mark records as in unresolved conflict: none of them answers until one is resolved.
+
+    \b
+    Example:
+      memory dispute mem_0123456789abcdef01234567 --with mem_89abcdef0123456789abcdef --user demo
+    """
+    _verb(ctx, as_json, api.dispute, user, record_id, conflict_with, tx=tx, reason=reason)
+
+
+@main.command()
+@click.argument("record_id")
+@user_option
+@click.option("--over", "conflict_with", multiple=True, required=True,
+              help="A disputed record that RECORD_ID wins over; it becomes rejected (repeatable).")
+@tx_option
+@reason_option
+@json_option
+@click.pass_context
+@_run()
+def resolve(ctx, record_id, user, conflict_with, tx, reason, as_json):
+    """Settle a dispute: RECORD_ID holds, the others are rejected.
+
+    \b
+    Example:
+      memory resolve mem_0123456789abcdef01234567 --over mem_89abcdef0123456789abcdef --user demo
+    """
+    _verb(ctx, as_json, api.resolve, user, record_id, conflict_with, tx=tx, reason=reason)
 
 
 # -- reading ---------------------------------------------------------------------
@@ -390,8 +420,7 @@ def get(ctx, record_id, user, as_json):
     Example:
       memory get mem_0123456789abcdef01234567 --user demo --json
     """
-    store = _open_store(ctx)
-    _emit(store.get(record_id, _scope(user)), as_json, _record_text)
+    _emit(api.get(_open_store(ctx), record_id, user), as_json, _record_text)
 
 
 def _record_text(record: dict) -> str:
@@ -415,8 +444,7 @@ def history(ctx, record_id, user, as_json):
     Example:
       memory history mem_0123456789abcdef01234567 --user demo
     """
-    store = _open_store(ctx)
-    revisions = store.history(record_id, _scope(user))
+    revisions = api.history(_open_store(ctx), record_id, user)
 
     def text(revs):
         rows = []
@@ -430,7 +458,13 @@ def history(ctx, record_id, user, as_json):
 
 @main.group()
 def review():
-    """Review candidates: list, approve, reject (reviewer actions)."""
+    """Review candidates: list, approve, reject (reviewer actions).
+
+    \b
+    Example:
+      memory review list --user demo
+      memory review approve mem_0123456789abcdef01234567 --user demo --reason "confirmed"
+    """
 
 
 @review.command("list")
@@ -445,8 +479,7 @@ def review_list(ctx, user, as_json):
     Example:
       memory review list --user demo
     """
-    store = _open_store(ctx)
-    candidates = store.candidates(_scope(user))
+    candidates = api.review_list(_open_store(ctx), user)
     _emit(candidates, as_json, lambda cs: "\n".join(_record_text(c) for c in cs) or "no candidates")
 
 
@@ -459,8 +492,7 @@ def _verdict(operation: str):
     @click.pass_context
     @_run()
     def command(ctx, record_id, user, tx, reason, as_json):
-        _submit(ctx, _envelope(operation, user, record_id=record_id, tx=tx, reason=reason,
-                               actor_type="reviewer"), as_json)
+        _verb(ctx, as_json, getattr(api, operation), user, record_id, tx=tx, reason=reason)
     command.__doc__ = (f"{operation.capitalize()} a candidate as a reviewer.\n\n    \b\n    Example:\n"
                        f"      memory review {operation} mem_0123456789abcdef01234567 --user demo\n    ")
     return command
@@ -494,11 +526,9 @@ def query(ctx, text, user, as_of, recorded_as_of, kinds, include_inactive, limit
       memory query "where did the user live?" --user demo --as-of 2023-06-01 --json
     Exit 0 for any answer, UNKNOWN included.
     """
-    from .query import QueryRequest, run_query
-    request = QueryRequest(text=text, user=user, as_of=as_of, recorded_as_of=recorded_as_of, kinds=tuple(kinds),
-                           include_inactive=include_inactive, limit=limit, planner=planner, trace=trace)
-    result = run_query(_open_store(ctx), request)
-    _emit(result, as_json, _answer_text)
+    result = api.query(_open_store(ctx), text, user, as_of=as_of, recorded_as_of=recorded_as_of, kinds=kinds,
+                       include_inactive=include_inactive, limit=limit, planner=planner, trace=trace)
+    _emit(result.to_json(), as_json, _answer_text)
 
 
 def _answer_text(result: dict) -> str:
@@ -543,18 +573,16 @@ def import_command(ctx, dataset, path, as_json):
     LoCoMo scopes are user:<sample_id>; LongMemEval scopes user:<question_id>.
     """
     if dataset == "jsonl":
-        from .portability import restore_file
-        summary = restore_file(_open_store(ctx, create=True), Path(path))
+        summary = api.restore(_open_store(ctx, create=True), path)
         _emit(summary, as_json, lambda s: f"{s['status']}: {s['records']} record(s), {s['revisions']} revision(s) "
               f"({s['appended']} appended), {s['audit_rows']} erasure audit row(s)")
         return
-    from .benchmark.runner import import_items, load_dataset
-    items = load_dataset(dataset, Path(path))
+    items = api.load_dataset(dataset, path)
     total = sum(len(item.turns) for item in items)
     store = _open_store(ctx, create=True)
-    with _progress(total, f"importing {dataset}") as bar:
-        counts = import_items(store, items, progress=bar.update)
-    counts["items"] = len(items)
+    with _progress(total, f"{dataset} turns imported", "imported turns are durable; rerunning the import "
+                   "is safe, done turns answer idempotent") as advance:
+        counts = api.import_dataset(store, items, progress=advance)
     _emit(counts, as_json, lambda c: f"{c['items']} item(s): {c['applied']} applied, "
           f"{c['idempotent']} idempotent, {c['refused']} refused")
     if counts["refused"]:
@@ -563,16 +591,23 @@ def import_command(ctx, dataset, path, as_json):
 
 @main.group()
 def benchmark():
-    """Measure retrieval and decision quality: gold cases, LoCoMo, LongMemEval."""
+    """Measure retrieval and decision quality: gold cases, LoCoMo, LongMemEval.
+
+    \b
+    Example:
+      memory benchmark gold
+      memory benchmark locomo ../shared/data/locomo/locomo5_dev.json --html locomo.html
+      memory benchmark locomo ../shared/data/locomo/locomo5_dev.json --via-http http://127.0.0.1:8765
+    """
 
 
-def _write_reports(report: dict, html: str | None, as_json: bool) -> None:
-    from .benchmark.report import provenance, render_html, render_table
+def _write_reports(report: dict, html: str | None, as_json: bool, verdict=None) -> None:
+    from .benchmark.report import provenance, render_html, render_table  # presentation only
     # a committed figure names the command and the commit that produced it
     report["provenance"] = provenance(["memory"] + sys.argv[1:])
     if html:
         Path(html).write_text(render_html(report), encoding="utf-8")
-    _emit(report, as_json, render_table)
+    _emit(report, as_json, lambda r: render_table(r) + ("\n" + verdict(r) if verdict else ""))
 
 
 @benchmark.command("gold")
@@ -592,43 +627,58 @@ def benchmark_gold(ctx, case_paths, gates_path, html, as_json):
       memory benchmark gold --json
     Exits 10 when a gate fails.
     """
-    from .benchmark.gold import check_gates, load_cases, run_gold
-    from .jsonio import read_json_file
-    from .paths import PROJECT_ROOT, config_dir
-    paths = [Path(p) for p in case_paths] or [PROJECT_ROOT / "benchmarks" / "gold"]
-    files = [f for p in paths for f in (sorted(p.glob("*.jsonl")) if p.is_dir() else [p])]
-    cases = load_cases(files)
-    with _progress(len(cases), "gold cases") as bar:
-        report = run_gold(cases, progress=lambda done, total: bar.update(1))
-    gates = read_json_file(Path(gates_path) if gates_path else config_dir() / "benchmark-gates.json", what="gates")
-    failed = check_gates(report, gates)
-    report["gates"] = {"passed": not failed, "failed": failed}
-    _write_reports(report, html, as_json)
-    if failed:
-        from .errors import GateError
-        if not as_json:
-            click.echo("gate(s) failed: " + "; ".join(failed), err=True)
+    with _progress(0, "gold cases run") as advance:
+        report = api.benchmark_gold(case_paths, gates_path,
+                                    progress=lambda done, total: advance(1, total if done == 1 else None))
+    _write_reports(report, html, as_json, _gold_verdict)
+    if report["gates"]["failed"]:
         sys.exit(GateError.exit_code)
+
+
+def _gold_verdict(report: dict) -> str:
+    """What a person needs after the table: did the gates pass, and which cases failed and why."""
+    gates = report["gates"]
+    lines = ["gates: passed" if gates["passed"] else f"gates: FAILED ({len(gates['failed'])})"]
+    lines += [f"  gate failed: {failure}" for failure in gates["failed"]]
+    failures = report.get("failures", [])
+    lines.append(f"cases failed: {len(failures)} of {report['questions']}")
+    lines += [f"  {f['case_id']} [{f['category']}]: {f['why']}" for f in failures]
+    return "\n".join(lines)
 
 
 def _dataset_command(dataset: str):
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     @click.option("--limit", default=None, type=click.IntRange(1, 1000), help="Evidence items per question.")
     @click.option("--html", default=None, type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
+    @click.option("--via-http", "url", default=None, metavar="URL",
+                  help="Drive a running `memory serve` at URL as the leaderboard's evaluator does (adds, then "
+                       "searches with top_k 100) instead of an in-process scratch store.")
+    @click.option("--token", default=None, envvar="MEMORY_TOKEN", help="Bearer token for --via-http "
+                  "(default: $MEMORY_TOKEN).")
     @json_option
     @click.pass_context
     @_run()
-    def command(ctx, path, limit, html, as_json):
-        from .benchmark.runner import run_dataset
-        with _progress(0, f"{dataset}") as bar:
-            report = run_dataset(dataset, Path(path), limit=limit,
-                                 query_progress=lambda done, total: (setattr(bar, "length", total), bar.update(1)))
+    def command(ctx, path, limit, html, url, token, as_json):
+        if url is None:
+            with _progress(0, f"{dataset} questions asked") as advance:
+                report = api.benchmark_dataset(dataset, path, limit=limit,
+                                               query_progress=lambda done, total: advance(1, total))
+        else:
+            asked = f"{dataset} questions asked through {url}"
+            with _progress(0, f"{dataset} sessions added through {url}") as advance:
+                report = api.benchmark_via_http(dataset, path, url, token=token, limit=limit,
+                                                add_progress=lambda done, total: advance(1, total),
+                                                query_progress=lambda done, total: advance(1, total, asked))
         _write_reports(report, html, as_json)
+    sample = ("../shared/data/locomo/locomo5_dev.json" if dataset == "locomo"
+              else "../shared/data/longmemeval/longmemeval_s_dev100.json.gz")
     command.__doc__ = (f"Import the {dataset} file into a scratch store, query every question, and score "
                        f"retrieval against the gold evidence, beside the BM25 and ReFind-style baselines.\n\n"
-                       f"    \b\n    Example:\n      memory benchmark {dataset} "
-                       + ("../shared/data/locomo/locomo5_dev.json" if dataset == "locomo"
-                          else "../shared/data/longmemeval/longmemeval_s_dev100.json.gz") + " --json\n    ")
+                       f"    With --via-http, the same questions go through a running `memory serve`: one "
+                       f"/v1/memories/add per session (timestamps as Unix ms), one /v1/memories/search "
+                       f"(top_k 100) per question; see docs/SERVER.md.\n\n"
+                       f"    \b\n    Example:\n      memory benchmark {dataset} {sample} --json\n"
+                       f"      memory benchmark {dataset} {sample} --via-http http://127.0.0.1:8765\n    ")
     return command
 
 
@@ -671,7 +721,13 @@ def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
 
 @main.group()
 def retention():
-    """Retention windows (config/forgetting-policy.json): erase records past them."""
+    """Retention windows (config/forgetting-policy.json): erase records past them.
+
+    \b
+    Example:
+      memory retention sweep --dry-run
+      memory retention sweep --json
+    """
 
 
 @retention.command("sweep")
@@ -687,8 +743,7 @@ def retention_sweep(ctx, dry_run, as_json):
       memory retention sweep --json
     Expired records stop answering at read time already; the sweep removes their content.
     """
-    from .retention import sweep
-    _emit(sweep(_open_store(ctx), dry_run=dry_run), as_json, _sweep_text)
+    _emit(api.retention_sweep(_open_store(ctx), dry_run=dry_run), as_json, _sweep_text)
 
 
 def _sweep_text(summary: dict) -> str:
@@ -720,8 +775,7 @@ def build(ctx, users, as_json):
     Example:
       memory build --user demo
     """
-    from .bootview import build_views
-    built = build_views(_open_store(ctx), [_scope(user) for user in users] if users else None)
+    built = api.build_views(_open_store(ctx), users)
     _emit(built, as_json, lambda views: "\n".join(
         f"{v['scope']['type']}:{v['scope']['key']}: {v['records']} record(s) -> {v['path']}" for v in views)
         or "no scopes to build")
@@ -739,8 +793,8 @@ def stats(ctx, as_json):
     Example:
       memory stats --json
     """
-    from .stats import stats_text, store_stats
-    _emit(store_stats(_open_store(ctx)), as_json, stats_text)
+    from .stats import stats_text  # presentation only
+    _emit(api.stats(_open_store(ctx)), as_json, stats_text)
 
 
 @main.command()
@@ -762,15 +816,12 @@ def export(ctx, user, active_only, fmt, output, as_json):
       memory --store /tmp/moved import jsonl demo-export.jsonl
     With -o, prints a summary (--json: the export's end line plus the path).
     """
-    from .jsonio import atomic_write
-    from .portability import collect, render
-    exported = collect(_open_store(ctx), _scope(user), active_only=active_only)
-    data = render(exported, fmt)
+    exported = api.export(_open_store(ctx), user, active_only=active_only, fmt=fmt,
+                          output=None if output == "-" else output)
     if output == "-":
-        click.echo(data, nl=False)
+        click.echo(exported.data, nl=False)
         return
-    atomic_write(Path(output), data)
-    _emit({**exported.end(), "path": output}, as_json,
+    _emit(exported.summary, as_json,
           lambda e: f"{e['records']} record(s), {e['revisions']} revision(s), {e['audit_rows']} erasure audit "
                     f"row(s) -> {e['path']}")
 
@@ -818,8 +869,7 @@ def doctor(ctx, repair, full, as_json):
       memory doctor --full
     Exits 7 when a problem remains.
     """
-    from .doctor import check_store
-    report = check_store(_open_store(ctx), repair=repair, full=full or repair).to_json()
+    report = api.doctor(_open_store(ctx), repair=repair, full=full)
     _emit(report, as_json, _doctor_text)
     if not report["clean"]:
         sys.exit(7)
@@ -847,9 +897,7 @@ def where(ctx, as_json):
     Example:
       memory where --json
     """
-    from .paths import store_root
-    from .where import describe
-    info = describe(store_root(ctx.obj.get("store")))
+    info = api.where(ctx.obj.get("store"))
     _emit(info, as_json, lambda i: "\n".join(
         [f"store: {i['store']}", f"config: {i['config']}"]
         + [f"{e['role']:>16}  {e['path']}  - {e['what']}" for e in i["files"]]))

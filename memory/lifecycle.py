@@ -375,8 +375,8 @@ def _retire(ctx: _Context) -> Plan:
     record = _target(ctx)
     _require_status(record, ("active",), "retire")
     valid_to = (ctx.envelope.get("valid_time") or {}).get("to") or ctx.now
-    if valid_to <= record["valid_time"]["from"]:
-        raise RefusedError("retirement must come after the record started", code="invalid_valid_time")
+    if valid_to < record["valid_time"]["from"]:  # the same second is fine: scripts add then retire
+        raise RefusedError("retirement cannot come before the record started", code="invalid_valid_time")
     if record["valid_time"]["to"] is not None:
         valid_to = min(valid_to, record["valid_time"]["to"])
     revision = ctx.change(record, "retire", "retired",
@@ -485,8 +485,12 @@ def _forget(ctx: _Context) -> Plan:
 
 def _erase(ctx: _Context) -> Plan:
     """A record by id; by memory_key, every record that ever filled the slot (its old values
-    are the same personal data); with neither, the whole scope."""
+    are the same personal data); the whole scope only when ``target.whole_scope`` says so."""
     target = ctx.envelope["target"]
+    named = sum(bool(target.get(name)) for name in ("record_id", "memory_key", "whole_scope"))
+    if named != 1:
+        raise InputError("an erase names exactly one of target.record_id, target.memory_key or "
+                         "target.whole_scope: true", code="invalid_target")
     if target.get("record_id"):
         record = _target(ctx)
         return Plan([], record["id"], None, erase_record_ids=[record["id"]])

@@ -1,7 +1,8 @@
 """``memory mcp --user U``: the store as Model Context Protocol tools over stdio.
 
 Built on the official ``mcp`` SDK (the optional extra ``memory-ledger[mcp]``).
-One server serves one scope, user:<U>, fixed when it starts: tools take no
+One server serves one scope, user:<U> (U NFC-normalized, as every front door
+does), fixed when it starts: tools take no
 user argument, and a mutation envelope that targets another scope is refused
 (``scope_not_permitted``) before the store is touched. Each tool answers with
 one text block holding exactly the JSON the matching CLI command prints with
@@ -28,7 +29,6 @@ from mcp.types import CallToolResult, TextContent
 from . import api
 from .errors import MemoryStoreError
 from .jsonio import dumps_text
-from .store import Store, user_scope
 
 INSTRUCTIONS = (
     "A policy-governed memory ledger bound to one user's scope. Use `query` before answering from memory: "
@@ -58,10 +58,10 @@ def _guarded(work) -> CallToolResult:
         return _failure(exc)
 
 
-def build_server(store: Store, user: str) -> MCPServer:
+def build_server(store: api.Store, user: str) -> MCPServer:
     """An MCP server whose tools read and write scope user:<user> of ``store`` only."""
-    user_scope(user)  # refuse an empty user before serving anything
-    server = MCPServer(name="memory", instructions=INSTRUCTIONS)
+    user = api.user_scope(user)["key"]  # refuses an empty user; NFC, as every front door spells it
+    server = MCPServer(name="memory", version=api.version(), instructions=INSTRUCTIONS)
 
     @server.tool(description="Answer a question from this user's memories, or say UNKNOWN and why. "
                              "Returns the JSON of `memory query --json`: knowledge_state, reason_code, "
@@ -94,6 +94,6 @@ def build_server(store: Store, user: str) -> MCPServer:
     return server
 
 
-def serve_stdio(store: Store, user: str) -> None:
+def serve_stdio(store: api.Store, user: str) -> None:
     """Serve until the client closes stdin."""
     build_server(store, user).run("stdio")

@@ -1,4 +1,5 @@
-"""The one httpx importer: a small client for an OpenAI-compatible chat endpoint.
+"""The one httpx importer: a client for an OpenAI-compatible chat endpoint, and a
+client for a memory server that speaks the Agent Memory Leaderboard contract.
 
 ``LLMConfig.from_settings(settings)`` reads the endpoint from the environment
 variables the retrieval policy's ``llm`` section names (``base_url_env``,
@@ -11,6 +12,12 @@ Every failure is a ``RemoteError`` with a stable code: ``llm_timeout``,
 transport failure), ``llm_bad_response`` (not JSON, or no message text). The
 messages name the failure, never the endpoint's body or the key, so they can be
 logged. The transport is injectable (``httpx.MockTransport`` in tests).
+
+``LeaderboardClient(url, token)`` sends what the leaderboard's evaluator sends
+(``add`` and ``search``, DESIGN §8) to any such server, ``memory serve`` among
+them. A refused call or an unreachable server is a ``RemoteError``
+(``server_http_error``, ``server_unreachable``, ``server_bad_response``) naming
+the HTTP status and the server's error code, never a body it was sent.
 """
 from __future__ import annotations
 
@@ -108,3 +115,51 @@ def _reply_text(response: httpx.Response) -> str:
     if not isinstance(content, str):
         raise RemoteError("the LLM endpoint's reply is not text", code="llm_bad_response")
     return content
+
+
+class LeaderboardClient:
+    """``POST /v1/memories/add`` and ``/v1/memories/search`` as an evaluator calls them."""
+
+    def __init__(self, base_url: str, *, token: str | None = None, timeout: float = 120.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, transport=transport,
+                                  timeout=httpx.Timeout(timeout))
+
+    def __enter__(self) -> LeaderboardClient:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._http.close()
+
+    def add(self, request_id: str, user_id: str, session_id: str, messages: list[dict]) -> dict:
+        """``messages``: ``{"role", "content", "timestamp"}`` each, the timestamp in Unix milliseconds."""
+        return self._post("/v1/memories/add", {"request_id": request_id, "user_id": user_id,
+                                               "session_id": session_id, "messages": messages})
+
+    def search(self, query: str, user_id: str, top_k: int) -> list[dict]:
+        """The server's hits, best first: ``{"id", "content", "score", "created_at"}`` each."""
+        answer = self._post("/v1/memories/search", {"query": query, "user_id": user_id, "top_k": top_k})
+        hits = answer.get("data") if isinstance(answer, dict) else None
+        if not isinstance(hits, list) or not all(isinstance(h, dict) and isinstance(h.get("content"), str)
+                                                 for h in hits):
+            raise RemoteError("the server's search answer has no data[].content", code="server_bad_response")
+        return hits
+
+    def _post(self, path: str, body: dict) -> dict:
+        try:
+            response = self._http.post(path, json=body)
+        except httpx.HTTPError as exc:
+            raise RemoteError(f"could not reach the memory server ({type(exc).__name__})",
+                              code="server_unreachable") from None
+        try:
+            payload = loads_strict(response.content, what="the memory server's response")
+        except InputError:
+            raise RemoteError(f"the memory server answered HTTP {response.status_code} without JSON",
+                              code="server_bad_response") from None
+        if not 200 <= response.status_code < 300:
+            error = payload.get("error") if isinstance(payload, dict) else None
+            code = error.get("code") if isinstance(error, dict) else None
+            raise RemoteError(f"the memory server answered {path} with HTTP {response.status_code}"
+                              + (f" ({code})" if isinstance(code, str) else ""), code="server_http_error")
+        return payload

@@ -21,6 +21,7 @@ text and tokens never reach a log.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import functools
 import hashlib
 import hmac
@@ -40,16 +41,16 @@ from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import api, envelope_builder
 from . import vocabulary as V
-from .clock import normalize_instant
+from .clock import format_instant, normalize_instant, parse_instant
 from .envelope import Admitted, admit
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
                      StoreError, UsageError)
 from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
 from .paths import SCHEMA_DIR
-from .query import QueryRequest, run_query, search_eligible
 from .records import tombstone_hash
-from .store import ScopeWrite, Store, user_scope
+from .store import ScopeWrite, Store
 
 LOG = logging.getLogger("memory.server")
 
@@ -155,17 +156,35 @@ def bind_host(host: str, tokens: TokenTable | None) -> str:
 
 # -- request and response bodies ---------------------------------------------------
 
-def _instant_or_none(value: str | None) -> str | None:
+FIRST_YEAR, LAST_YEAR = 1000, 9999
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_LAST_MS = (_dt.datetime(LAST_YEAR, 12, 31, 23, 59, 59, 999000, tzinfo=_dt.timezone.utc) - _EPOCH) \
+    // _dt.timedelta(milliseconds=1)
+
+
+def message_instant(value: int | str | None) -> str | None:
+    """A message timestamp as the store's instant: Unix milliseconds (an integer, the contract's
+    form) or an ISO 8601 string. Negatives, other types and years outside 1000-9999 are refused."""
     if value is None:
         return None
+    if type(value) is int:
+        if not 0 <= value <= _LAST_MS:
+            raise ValueError(f"a Unix-millisecond timestamp must be between 0 and {_LAST_MS}")
+        return format_instant(_EPOCH + _dt.timedelta(milliseconds=value))
+    if not isinstance(value, str) or len(value) > 64:
+        raise ValueError("a timestamp is Unix milliseconds (an integer) or an ISO 8601 string")
     try:
-        return normalize_instant(value)
+        moment = parse_instant(value)
+        instant = normalize_instant(value)
     except (ValueError, TypeError):
         raise ValueError("not an ISO 8601 instant or date") from None
+    if not FIRST_YEAR <= moment.astimezone(_dt.timezone.utc).year <= LAST_YEAR:
+        raise ValueError(f"a timestamp must fall in the years {FIRST_YEAR}-{LAST_YEAR}")
+    return instant
 
 
 UserId = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_nfc)]
-Timestamp = Annotated[str | None, Field(max_length=64), AfterValidator(_instant_or_none)]
+Timestamp = Annotated[int | str | None, AfterValidator(message_instant)]
 
 
 class _Body(BaseModel):
@@ -175,7 +194,7 @@ class _Body(BaseModel):
 class Message(_Body):
     role: str = Field(min_length=1, max_length=256)
     content: str
-    timestamp: Timestamp = None
+    timestamp: Timestamp = Field(default=None, description="Unix milliseconds (integer) or an ISO 8601 string")
 
 
 class AddRequest(_Body):
@@ -246,21 +265,15 @@ def _request_digest(request: AddRequest) -> str:
 
 
 def _episode(request: AddRequest, index: int, message: Message, reason: str) -> dict:
-    return {
-        "schema_version": "memory.envelope.v1",
-        "transaction_id": f"{TX_PREFIX}:{request.request_id}:{index}",
-        "operation": "add",
-        "actor": dict(ACTOR),
-        "source": {"type": "conversation", "ref": f"{request.session_id}:{index}",
-                   "observed_at": message.timestamp, "evidence_hash": None,
-                   "session": request.session_id, "speaker": message.role},
-        "target": {"record_id": None, "memory_key": None, "scope": user_scope(request.user_id)},
-        "payload": {"kind": "episode", "statement": message.content},
-        # null: the store's clock at the write, and the envelope stays the same on a replay
-        "valid_time": {"from": message.timestamp, "to": None},
-        "sensitivity": {"classification": "private"},
-        "reason": reason,
-    }
+    # a null timestamp: the store's clock at the write, and the envelope stays the same on a replay
+    return envelope_builder.build(
+        "add", api.user_scope(request.user_id), transaction_id=f"{TX_PREFIX}:{request.request_id}:{index}",
+        actor=dict(ACTOR), reason=reason,
+        source=envelope_builder.source("conversation", ref=f"{request.session_id}:{index}",
+                                       observed_at=message.timestamp, session=request.session_id,
+                                       speaker=message.role),
+        payload={"kind": "episode", "statement": message.content},
+        valid_time={"from": message.timestamp, "to": None}, sensitivity="private")
 
 
 def add_memories(store: Store, request: AddRequest) -> dict:
@@ -275,7 +288,7 @@ def add_memories(store: Store, request: AddRequest) -> dict:
             _refuse_partial(scope_write.state, admitted)
             return [scope_write.apply(item) for item in admitted]
 
-        _require_written(store.write(user_scope(request.user_id), work))
+        _require_written(store.write(api.user_scope(request.user_id), work))
     return {"success": True, "request_id": request.request_id, "user_id": request.user_id,
             "session_id": request.session_id}
 
@@ -299,21 +312,13 @@ def _require_written(results: list[dict]) -> None:
         raise StoreError(f"the store refused a checked message ({error['code']})", code="add_incomplete")
 
 
-def search_memories(store: Store, request: SearchRequest) -> dict:
-    # a retrieval API: the caller judges relevance, so weak-but-eligible matches are returned too
-    found = search_eligible(store, QueryRequest(text=request.query, user=request.user_id, limit=request.top_k))
-    return {"data": [search_hit(item) for item in found[:request.top_k]]}
-
-
 def search_hit(item: dict) -> dict:
-    return {"id": item["id"], "content": f"[{item['valid_time']['from'][:10]}] {item['statement']}",
+    """One leaderboard hit: content ``[<ISO instant>] <ROLE>: <text>`` (DESIGN §8), the instant
+    being when the message was said (its valid-time start) and the role its speaker."""
+    speaker = (item.get("source") or {}).get("speaker")
+    said = f"{speaker.upper()}: " if speaker else ""
+    return {"id": item["id"], "content": f"[{item['valid_time']['from']}] {said}{item['statement']}",
             "score": item["score"], "created_at": item["recorded_time"]["recorded_at"]}
-
-
-def query_memories(store: Store, body: QueryBody) -> dict:
-    return run_query(store, QueryRequest(text=body.text, user=body.user, as_of=body.as_of,
-                                         recorded_as_of=body.recorded_as_of, kinds=tuple(body.kinds),
-                                         include_inactive=body.include_inactive, limit=body.limit))
 
 
 def envelope_scope(raw: bytes) -> dict | None:
@@ -503,19 +508,20 @@ def _envelope_schema() -> dict:
 
 def create_app(store: Store, *, tokens: TokenTable | None, limits: Limits = Limits()):
     """The ASGI application: the FastAPI routes inside the gate and the access log."""
-    api = FastAPI(title="memory", version="1", docs_url=None, redoc_url=None,
+    app = FastAPI(title="memory", version=api.version(), docs_url=None, redoc_url=None,
                   description="Policy-governed memory ledger: see docs/SERVER.md.")
-    _install_error_handlers(api)
-    _install_routes(api, store, limits)
-    return AccessLog(Gate(api, tokens=tokens, limits=limits))
+    _install_error_handlers(app)
+    _install_routes(app, store, limits)
+    return AccessLog(Gate(app, tokens=tokens, limits=limits))
 
 
-async def _offload(limits: Limits, func, *args):
+async def _offload(limits: Limits, func, *args, **kwargs):
     """Run library work in the thread pool; past the timeout, answer 503 (a write may still land:
     retrying the same add is safe, it is idempotent)."""
     try:
         with anyio.fail_after(limits.timeout_seconds):
-            return await anyio.to_thread.run_sync(functools.partial(func, *args), abandon_on_cancel=True)
+            return await anyio.to_thread.run_sync(functools.partial(func, *args, **kwargs),
+                                                  abandon_on_cancel=True)
     except TimeoutError:
         raise MemoryStoreError(f"the request took longer than {limits.timeout_seconds:g}s",
                                code="request_timeout") from None
@@ -526,35 +532,42 @@ def _cli_json(value: dict, status: int = 200) -> Response:
     return Response(content=dumps(value), status_code=status, media_type="application/json")
 
 
-def _install_routes(api: FastAPI, store: Store, limits: Limits) -> None:
+def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
+    """Each route a thin translation of one ``memory.api`` call (add: of the all-or-nothing
+    ``add_memories``, whose envelopes the same builder makes)."""
     guarded = [Depends(_bearer), Depends(_strict_json)]
 
-    @api.get("/health", tags=["meta"])
+    @app.get("/health", tags=["meta"])
     async def health() -> dict:
         return {"status": "ok"}
 
-    @api.post("/v1/memories/add", response_model=AddResponse, responses=_ERROR_RESPONSES, dependencies=guarded,
+    @app.post("/v1/memories/add", response_model=AddResponse, responses=_ERROR_RESPONSES, dependencies=guarded,
               tags=["leaderboard"])
     async def memories_add(body: AddRequest, request: Request):
         _authorize(request, body.user_id)
         return await _offload(limits, add_memories, store, body)
 
-    @api.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,
+    @app.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,
               dependencies=guarded, tags=["leaderboard"])
     async def memories_search(body: SearchRequest, request: Request):
         _authorize(request, body.user_id)
-        return await _offload(limits, search_memories, store, body)
+        # a retrieval API: the caller judges relevance, so weak-but-eligible matches are returned too
+        found = await _offload(limits, api.search, store, body.query, body.user_id, top_k=body.top_k)
+        return {"data": [search_hit(item) for item in found]}
 
-    api.add_api_route("/add", memories_add, methods=["POST"], include_in_schema=False, dependencies=guarded)
-    api.add_api_route("/search", memories_search, methods=["POST"], include_in_schema=False, dependencies=guarded)
+    app.add_api_route("/add", memories_add, methods=["POST"], include_in_schema=False, dependencies=guarded)
+    app.add_api_route("/search", memories_search, methods=["POST"], include_in_schema=False, dependencies=guarded)
 
-    @api.post("/v1/query", responses={200: {"description": "the JSON of `memory query --json`"},
+    @app.post("/v1/query", responses={200: {"description": "the JSON of `memory query --json`"},
                                       **_ERROR_RESPONSES}, dependencies=guarded, tags=["cli"])
     async def query(body: QueryBody, request: Request):
         _authorize(request, body.user)
-        return _cli_json(await _offload(limits, query_memories, store, body))
+        answer = await _offload(limits, api.query, store, body.text, body.user, as_of=body.as_of,
+                                recorded_as_of=body.recorded_as_of, kinds=body.kinds,
+                                include_inactive=body.include_inactive, limit=body.limit)
+        return _cli_json(answer.to_json())
 
-    @api.post("/v1/mutate", dependencies=[Depends(_bearer)], tags=["cli"],
+    @app.post("/v1/mutate", dependencies=[Depends(_bearer)], tags=["cli"],
               responses={200: {"description": "the JSON of `memory mutate --json`"}, **_ERROR_RESPONSES},
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": _envelope_schema()}}}})
@@ -562,16 +575,16 @@ def _install_routes(api: FastAPI, store: Store, limits: Limits) -> None:
         raw = await request.body()
         if not may_touch(request.state.grant, envelope_scope(raw)):
             raise _forbidden()
-        result = await _offload(limits, store.mutate, raw)
+        result = (await _offload(limits, api.mutate, store, raw)).to_json()
         return _cli_json(result, mutation_status(result))
 
 
-def _install_error_handlers(api: FastAPI) -> None:
-    @api.exception_handler(MemoryStoreError)
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(MemoryStoreError)
     async def library_error(request: Request, exc: MemoryStoreError):
         return JSONResponse({"error": exc.to_json()}, status_code=status_for(exc.code, exc))
 
-    @api.exception_handler(RequestValidationError)
+    @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError):
         problems = [{"loc": _location(e), "type": e.get("type", "invalid")} for e in exc.errors()]
         if any(p["type"] == "json_invalid" for p in problems):
@@ -579,7 +592,7 @@ def _install_error_handlers(api: FastAPI) -> None:
         return JSONResponse(_error("schema_violation", f"the request body fails its schema "
                                    f"({len(problems)} problem(s))", problems[:20]), status_code=422)
 
-    @api.exception_handler(StarletteHTTPException)
+    @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 400:  # FastAPI could not parse the body: say why in our words
             try:
@@ -589,7 +602,7 @@ def _install_error_handlers(api: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse(_error(code, code.replace("_", " ")), status_code=exc.status_code)
 
-    @api.exception_handler(Exception)
+    @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
         return JSONResponse(_error("internal_error", f"internal error ({type(exc).__name__})"), status_code=500)
 

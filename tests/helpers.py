@@ -30,7 +30,7 @@ def scope(user: str = "alice", scope_type: str = "user") -> dict:
 def envelope(operation: str, tx: str, *, user: str = "alice", scope_type: str = "user", record_id=None,
              key=None, payload: dict | None = None, valid: dict | None = None, source: str = "explicit_user",
              actor: str = "user_via_agent", actor_id: str = "tester", reason: str | None = "test reason",
-             evidence_hash=None, sensitivity: str | None = None) -> dict:
+             evidence_hash=None, sensitivity: str | None = None, whole_scope: bool = False) -> dict:
     """One mutation envelope (DESIGN §5); fields a case does not name are left out or null."""
     env = {
         "schema_version": SCHEMA,
@@ -42,6 +42,8 @@ def envelope(operation: str, tx: str, *, user: str = "alice", scope_type: str = 
         "target": {"record_id": record_id, "memory_key": key, "scope": scope(user, scope_type)},
         "reason": reason,
     }
+    if whole_scope:
+        env["target"]["whole_scope"] = True
     if payload is not None:
         env["payload"] = payload
     if valid is not None:

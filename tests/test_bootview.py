@@ -192,7 +192,7 @@ def test_build_views_defaults_to_every_scope_and_skips_erased_ones(store):
     seed(store)
     store.mutate(add_env("Bob lives in Rome.", "user.home_city", "rome", user="bob"))
     store.mutate(add_env("Carol lives in Nice.", "user.home_city", "nice", user="carol"))
-    store.mutate(envelope("erase", "wipe", user="carol"))
+    store.mutate(envelope("erase", "wipe", user="carol", whole_scope=True))
     built = bootview.build_views(store)
     assert sorted(v["scope"]["key"] for v in built) == ["alice", "bob"]
 

@@ -303,7 +303,7 @@ def test_erase_record_answers_with_the_id_and_removes_it(store, paris):
 
 def test_erase_scope_removes_every_record(store, paris):
     applied(store, add_env("The user likes tea.", "user.drink", "tx-tea"))
-    result = applied(store, envelope("erase", "tx-erase-all"))
+    result = applied(store, envelope("erase", "tx-erase-all", whole_scope=True))
     assert (result["record_id"], result["revision"]) == (None, None)
     assert list(store.state(scope()).currents()) == []
 

@@ -180,7 +180,7 @@ def test_add_answers_the_contract_and_search_finds_the_turn_with_its_date(api):
     assert found.status_code == 200
     data = found.json()["data"]
     assert data[0] == {"id": expected_id("alice", request_id, 0),
-                       "content": f"[2023-05-08] My sister Mara moved to {marker} last spring",
+                       "content": f"[2023-05-08T09:30:00Z] USER: My sister Mara moved to {marker} last spring",
                        "score": data[0]["score"], "created_at": NOW}
     assert isinstance(data[0]["score"], float)
     assert all(set(item) == {"id", "content", "score", "created_at"} for item in data)
@@ -200,7 +200,7 @@ def test_a_message_without_timestamp_is_dated_by_the_store_clock(api):
     body = add_body(request_id, messages=[{"role": "user", "content": f"the {marker} festival is fun"}])
     assert api.post("/v1/memories/add", json=body).status_code == 200
     data = api.post("/v1/memories/search", json={"query": marker, "user_id": "alice", "top_k": 1}).json()["data"]
-    assert data[0]["content"] == f"[{DAY}] the {marker} festival is fun"
+    assert data[0]["content"] == f"[{NOW}] USER: the {marker} festival is fun"
 
 
 def test_blank_messages_are_skipped_but_keep_the_indexes_of_the_others(api, server):

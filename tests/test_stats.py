@@ -52,7 +52,7 @@ def test_last_write_is_the_latest_recorded_time(store):
 def test_an_erasure_counts_as_a_write_and_leaves_no_content(store):
     seed(store)
     store.clock.set("2024-04-01T00:00:00Z")
-    store.mutate(envelope("erase", "wipe", user="bob"))
+    store.mutate(envelope("erase", "wipe", user="bob", whole_scope=True))
     stats = store_stats(store)
     bob = per_scope(stats, "bob")
     assert bob["scope"] is None and bob["records"] == 0 and bob["erasures"] == 1

@@ -110,7 +110,7 @@ REFUSAL_CASES = [
     ("invalid_valid_time", "invalid_valid_time",
      lambda ids: update_env(S, "t", key="user.home_city", valid_from="2021-01-01T00:00:00Z")),
     ("invalid_valid_time-retire", "invalid_valid_time",
-     lambda ids: by_id("retire", ids["home"], "t", valid={"from": None, "to": "2021-09-01T00:00:00Z"})),
+     lambda ids: by_id("retire", ids["home"], "t", valid={"from": None, "to": "2021-08-31T23:59:59Z"})),
     ("invalid_valid_time-interval", "invalid_valid_time",
      lambda ids: add_env(S, "user.x", "t", valid_from="2024-01-02T00:00:00Z", valid_to="2024-01-01T00:00:00Z")),
     ("invalid_target", "invalid_target", lambda ids: changed(add_env(S, "user.x", "t"),
@@ -517,7 +517,7 @@ def test_replaying_the_original_add_after_erasure_does_not_resurrect_it(store, s
 def test_erase_whole_scope(store, secret):
     applied(store, add_env("The user likes durian.", "user.food", "tx-food"))
     applied(store, envelope("forget", "tx-forget", key="user.food"))
-    result = applied(store, envelope("erase", "tx-erase-all", reason="account closed"))
+    result = applied(store, envelope("erase", "tx-erase-all", reason="account closed", whole_scope=True))
     assert result["record_id"] is None
     assert _content_left(store.root) == []
     assert b"durian" not in all_bytes(store.root).lower()

@@ -20,6 +20,8 @@ SHORT = {"type": "string", "maxLength": 512}
 NULLABLE_SHORT = {"type": ["string", "null"], "maxLength": 512}
 MEMORY_KEY = {"type": "string", "pattern": r"^[a-z0-9_]+(\.[a-z0-9_]+)*$", "maxLength": 200}
 RECORD_ID = {"type": "string", "pattern": "^mem_[0-9a-f]{24}$"}
+WHOLE_SCOPE = ("erase only: true erases every record of the scope (an erase must name a record_id, a memory_key "
+               "or this)")
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # the retrieval policy's feature flags (docs/POLICIES.md says what each does); the code asks
 # for them by name, so the schema is their list: a name not here fails the policy's load
@@ -111,6 +113,7 @@ def envelope_schema():
             "source": obj(SOURCE_FIELDS, required=["type"]),
             "target": obj({"record_id": {"anyOf": [RECORD_ID, {"type": "null"}]},
                            "memory_key": {"anyOf": [MEMORY_KEY, {"type": "null"}]},
+                           "whole_scope": {"type": "boolean", "description": WHOLE_SCOPE},
                            "scope": SCOPE}, required=["scope"]),
             "payload": payload,
             "valid_time": obj({"from": NULLABLE_INSTANT, "to": NULLABLE_INSTANT}, required=[]),

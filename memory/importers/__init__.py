@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-ENVELOPE_SCHEMA_VERSION = "memory.envelope.v1"
+from memory import envelope_builder
+
+ENVELOPE_SCHEMA_VERSION = envelope_builder.SCHEMA_VERSION
 IMPORTER_ACTOR = {"type": "importer", "id": "memory-import"}
 
 
@@ -130,38 +132,15 @@ def turn_envelopes(item: Importable) -> Iterator[dict]:
 
 
 def turn_envelope(item: Importable, turn: Turn) -> dict:
-    """The episode envelope for one turn (DESIGN §7 import mapping)."""
-    return {
-        "schema_version": ENVELOPE_SCHEMA_VERSION,
-        "transaction_id": item.transaction_id(turn),
-        "operation": "add",
-        "actor": dict(IMPORTER_ACTOR),
-        "source": {
-            "type": "conversation",
-            "ref": turn.ref,
-            "observed_at": turn.date,
-            "evidence_hash": None,
-            "session": turn.session,
-            "speaker": turn.speaker,
-        },
-        "target": {
-            "record_id": None,
-            "memory_key": None,
-            "scope": {"type": "user", "key": item.scope_key},
-        },
-        "payload": {
-            "kind": "episode",
-            "statement": turn.text,
-            "confidence": "high",
-            "importance": "low",
-            "aliases": [],
-            "tags": [],
-            "negative_triggers": [],
-        },
-        "valid_time": {"from": turn.date, "to": None},
-        "sensitivity": {"classification": "private"},
-        "reason": f"imported from {item.dataset}",
-    }
+    """The episode envelope for one turn (DESIGN §7 import mapping), from the one envelope builder."""
+    return envelope_builder.build(
+        "add", {"type": "user", "key": item.scope_key}, transaction_id=item.transaction_id(turn),
+        actor=dict(IMPORTER_ACTOR), reason=f"imported from {item.dataset}",
+        source=envelope_builder.source("conversation", ref=turn.ref, observed_at=turn.date,
+                                       session=turn.session, speaker=turn.speaker),
+        payload={"kind": "episode", "statement": turn.text, "confidence": "high", "importance": "low",
+                 "aliases": [], "tags": [], "negative_triggers": []},
+        valid_time={"from": turn.date, "to": None}, sensitivity="private")
 
 
 # Re-exported last: the dataset modules import the shared names defined above.

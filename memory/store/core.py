@@ -23,7 +23,8 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from .. import lifecycle
 from ..clock import SystemClock
-from ..errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
+from ..envelope_builder import user_scope  # noqa: F401  (re-exported: the one place a caller's scope is built)
+from ..errors import MemoryStoreError, NotFoundError, RefusedError, StoreError
 from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict
 from ..lifecycle import ScopeState, StagedState
 from ..policy import Policies, load_policies, store_policies, write_store_copy
@@ -52,12 +53,6 @@ def refused(envelope: object, exc: MemoryStoreError) -> dict:
 
 def scope_of(scope_type: str, scope_key: str) -> dict:
     return {"type": scope_type, "key": scope_key}
-
-
-def user_scope(user: str) -> dict:
-    if not isinstance(user, str) or not user.strip():
-        raise InputError("a scope needs a non-empty user", code="scope_required")
-    return scope_of("user", user)
 
 
 Where = "dict | str"   # a scope, or the digest naming its folder
