@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from . import schemas
-from .clock import normalize_instant
+from .clock import FIRST_YEAR, LAST_YEAR, InstantOutOfRange, normalize_instant
 from .credentials import credential_kinds, redact
 from .errors import InputError, RefusedError
 from .jsonio import canonical_bytes, loads_strict, nfc
@@ -56,10 +56,7 @@ def parse_envelope(raw: bytes | str | dict, policy: MutationPolicy) -> dict:
         if size > policy.caps["envelope_bytes"]:
             raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
                              code="envelope_too_large")
-        try:
-            value = loads_strict(data, what="envelope")
-        except ValueError:  # e.g. an integer literal past Python's digit limit
-            raise InputError("envelope is not valid JSON (a number is out of range)", code="invalid_json") from None
+        value = loads_strict(data, what="envelope")
         _encodable_size(value)  # a "\ud800" escape parses but can never be stored
     else:
         raise InputError("an envelope must be JSON bytes, text or an object", code="schema_violation")
@@ -107,19 +104,23 @@ def _canonical_instants(envelope: dict) -> dict:
     valid = envelope.get("valid_time") or {}
     for end in ("from", "to"):
         if valid.get(end):
-            try:
-                valid[end] = normalize_instant(valid[end])
-            except ValueError:
-                raise InputError(f"valid_time.{end} is not a real instant", code="invalid_valid_time") from None
+            valid[end] = _canonical(valid[end], f"valid_time.{end}", "invalid_valid_time")
     source = envelope.get("source") or {}
     if source.get("observed_at"):
-        try:
-            source["observed_at"] = normalize_instant(source["observed_at"])
-        except ValueError:
-            raise InputError("source.observed_at is not a real instant", code="schema_violation") from None
+        source["observed_at"] = _canonical(source["observed_at"], "source.observed_at", "schema_violation")
     if valid.get("from") and valid.get("to") and valid["to"] <= valid["from"]:
         raise InputError("valid_time.to must be after valid_time.from", code="invalid_valid_time")
     return envelope
+
+
+def _canonical(instant: str, field: str, unreal_code: str) -> str:
+    try:
+        return normalize_instant(instant)
+    except InstantOutOfRange:
+        # stored as written, year 999 would come back as "999-..." and fail the record's own schema
+        raise InputError(f"{field} is outside years {FIRST_YEAR}-{LAST_YEAR}", code="instant_out_of_range") from None
+    except ValueError:
+        raise InputError(f"{field} is not a real instant", code=unreal_code) from None
 
 
 def _check_policy(envelope: dict, policy: MutationPolicy) -> str:

@@ -48,5 +48,6 @@ REFUSAL_CODES = {
     "value_tombstoned": "the value was forgotten or rejected and may not come back",
     "invalid_transition": "the operation does not apply to the record's status",
     "invalid_valid_time": "the valid-time interval is empty or out of order",
+    "instant_out_of_range": "an instant's year, as written or in UTC, is outside 1000-9999",
     "invalid_target": "the target names the wrong things for this operation",
 }
