@@ -12,13 +12,16 @@ from dataclasses import dataclass
 
 from . import schemas
 from .clock import FIRST_YEAR, LAST_YEAR, InstantOutOfRange, normalize_instant
-from .credentials import credential_kinds, redact
+from .credentials import fields_with_credentials, redact
 from .errors import InputError, RefusedError
 from .jsonio import canonical_bytes, loads_strict, nfc
 from .policy import MutationPolicy
 
 _LIST_FIELDS = ("aliases", "tags", "negative_triggers", "conflict_with")
-_SCREENED_LISTS = ("aliases", "tags", "negative_triggers")
+# the free-text fields that policy ``credentials.action: redact`` may rewrite; a secret anywhere
+# else is refused whatever the policy says
+_REDACTABLE = frozenset({"reason", "payload.statement", "payload.aliases", "payload.tags",
+                         "payload.negative_triggers"})
 
 
 @dataclass(frozen=True)
@@ -147,22 +150,48 @@ def _check_policy(envelope: dict, policy: MutationPolicy) -> str:
     return admission
 
 
+# every string of schemas/envelope.schema.json whose value the caller chooses: enums, instants and
+# record ids are left out (their schema admits no secret); the schema is closed, so nothing else can
+# be stored. tests/test_envelope.py checks this list against the schema.
+_FREE_STRINGS = ("transaction_id", "reason", "actor.id", "source.ref", "source.session", "source.speaker",
+                 "source.evidence_hash", "target.memory_key", "target.scope.key", "payload.statement")
+_FREE_LISTS = ("payload.aliases", "payload.tags", "payload.negative_triggers")
+_FREE_PATHS = [(name, tuple(name.split(".")), name in _FREE_LISTS) for name in _FREE_STRINGS + _FREE_LISTS]
+
+
+def _free_strings(envelope: dict) -> list[tuple[str, str]]:
+    """(field name, text) for every free string of an envelope that passed its schema."""
+    out = []
+    for name, steps, is_list in _FREE_PATHS:
+        value = envelope
+        for step in steps:
+            value = value.get(step) if type(value) is dict else None
+        if is_list:
+            out.extend((name, item) for item in value or ())
+        elif value is not None:
+            out.append((name, value))
+    return out
+
+
 def _screen_credentials(envelope: dict, policy: MutationPolicy) -> bool:
-    # the reason too: it is kept in transition rows and in erasure audit rows, which outlive the content
-    payload = envelope.get("payload") or {}
-    texts = [payload.get("statement"), envelope.get("reason")] + [
-        t for n in _SCREENED_LISTS for t in payload.get(n) or []]
-    if not any(credential_kinds(t) for t in texts if isinstance(t, str)):
+    # every string that is stored: an identifier or provenance field (transaction_id, actor.id,
+    # source.*) is kept as long as the record, and the reason outlives the content in erasure rows
+    found = fields_with_credentials(_free_strings(envelope))
+    if not found:
         return False
+    where = ", ".join(found)  # field names are structure, never content
     if not policy.redacts_credentials:
-        raise RefusedError("the envelope looks like it carries a credential", code="credential_detected")
-    if isinstance(payload.get("statement"), str):
-        payload["statement"] = redact(payload["statement"])
-    if isinstance(envelope.get("reason"), str):
-        envelope["reason"] = redact(envelope["reason"])
-    for name in _SCREENED_LISTS:
-        if name in payload:
-            payload[name] = [redact(t) for t in payload[name]]
+        raise RefusedError(f"the envelope looks like it carries a credential (in {where})", code="credential_detected")
+    if any(name not in _REDACTABLE for name in found):
+        # redacting an identifier would change what it identifies (two redacted ids would collide)
+        raise RefusedError(f"a credential in {where} cannot be redacted, only refused", code="credential_detected")
+    payload = envelope.get("payload") or {}
+    for name in found:
+        if name == "reason":
+            envelope["reason"] = redact(envelope["reason"])
+        else:
+            field = name.split(".", 1)[1]
+            payload[field] = redact(payload[field]) if field == "statement" else [redact(t) for t in payload[field]]
     return True
 
 

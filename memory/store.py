@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator
 
 from . import lifecycle
 from .clock import SystemClock
+from .credentials import credential_kinds
 from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError
 from .jsonio import atomic_write, canonical_bytes, dumps, fsync_dir, loads_strict, loads_trusted
 from .lifecycle import ScopeState
@@ -36,6 +37,8 @@ def result_for(envelope: object, status: str, record_id=None, revision=None, err
     envelope = envelope if isinstance(envelope, dict) else {}
     tx = envelope.get("transaction_id")
     op = envelope.get("operation")
+    if error and error["code"] == "credential_detected" and isinstance(tx, str) and credential_kinds(tx):
+        tx = None  # a refusal never echoes the secret it refused
     return {"status": status, "transaction_id": tx if isinstance(tx, str) else None,
             "operation": op if isinstance(op, str) else None,
             "record_id": record_id, "revision": revision, "error": error}
