@@ -400,3 +400,30 @@ def test_a_redacting_policy_redacts_the_reason_kept_by_an_erasure_audit(tmp_path
     store.mutate(by_id("erase", record_id, "tx-3", reason=f"asked, token {API_KEY}"))
     assert API_KEY.encode() not in all_bytes(store.root)
     assert b"[REDACTED:openai_key]" in (store.scope_dir(scope()) / "audit.jsonl").read_bytes()
+
+
+# -- which fields are screened --------------------------------------------------------
+
+def _caller_chosen_strings(node: dict, path: str = "") -> set[str]:
+    """Dotted paths of the schema's strings that are not an enum, a const, an instant or a record id."""
+    if "anyOf" in node:
+        return set().union(*(_caller_chosen_strings(branch, path) for branch in node["anyOf"]))
+    kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+    found = set()
+    if "object" in kinds:
+        for name, child in node.get("properties", {}).items():
+            found |= _caller_chosen_strings(child, f"{path}.{name}" if path else name)
+    if "array" in kinds:
+        found |= _caller_chosen_strings(node.get("items", {}), path)
+    pattern = node.get("pattern", "")
+    if "string" in kinds and "enum" not in node and "const" not in node \
+            and not pattern.startswith(("^\\d{4}-", "^mem_")):
+        found.add(path)
+    return found
+
+
+def test_the_screened_fields_are_every_caller_chosen_string_of_the_closed_schema():
+    schema = json.loads((envelope_module.schemas.SCHEMA_DIR / "envelope.schema.json").read_text())
+    assert set(envelope_module._FREE_STRINGS + envelope_module._FREE_LISTS) == _caller_chosen_strings(schema)
+    closed = json.dumps(schema).count('"additionalProperties": false')
+    assert closed == json.dumps(schema).count('"type": "object"')   # nothing unnamed can be stored
