@@ -177,7 +177,17 @@ def test_the_hostile_corpus_through_every_front_door(tmp_path, served):
                    prose_cases=sum(case.code == "applied" for case in CASES),
                    **{door: f"{t['refused_right_code_nothing_written']} refused right; prose admitted "
                             f"{t['prose_admitted']}" for door, t in tallies.items()},
-                   front_door_inputs=f"{FRONT_DOOR_RESULTS.get('passed', 0)}/{len(FRONT_DOOR_CASES)}")
+                   front_door_inputs=f"{_front_doors_refused(tmp_path / 'doors')}/{len(FRONT_DOOR_CASES)}",
+                   http_request_fields=f"{_http_fields_refused(served)}/{len(POST_ROUTES) * len(OVERLONG) + len(OLD_FIELDS)}")
+
+
+def _front_doors_refused(tmp_path: Path) -> int:
+    tmp_path.mkdir()
+    refused = 0
+    for _, build, exit_code, error_code in FRONT_DOOR_CASES:
+        code, got, unchanged, _ = _front_door(build, tmp_path)
+        refused += (code, got, unchanged) == (exit_code, error_code, True)
+    return refused
 
 
 # -- point 5 at the doors that are not envelopes -------------------------------------------
@@ -280,23 +290,26 @@ FRONT_DOOR_CASES = [
      lambda t: (["import", "locomo", str(_locomo(t, text=f"my token is {GITHUB_TOKEN}"))], None),
      5, "credential_detected"),
 ]
-FRONT_DOOR_RESULTS: Counter = Counter()
+
+
+def _front_door(build, tmp_path: Path) -> tuple[int, str, bool, str]:
+    """(exit code, error code, store unchanged, stdout) of one non-envelope input through the CLI."""
+    args, env = build(tmp_path)
+    before = snapshot(store_root())
+    result = CliRunner().invoke(main, [*args, "--json"], env=env, catch_exceptions=False)
+    last = json.loads(result.stdout.strip().splitlines()[-1])
+    # an error object, or an import's summary of its refusals
+    got = last["error"]["code"] if "error" in last else ",".join(last.get("refusal_codes", {}))
+    return result.exit_code, got, snapshot(store_root()) == before, result.stdout
 
 
 @pytest.mark.parametrize("name, build, exit_code, error_code", FRONT_DOOR_CASES, ids=[c[0] for c in FRONT_DOOR_CASES])
 def test_file_front_doors_refuse_with_their_exit_code_and_write_nothing(seeded, tmp_path, name, build, exit_code,
                                                                       error_code):
-    args, env = build(tmp_path)
-    before = snapshot(store_root())
-    result = CliRunner().invoke(main, [*args, "--json"], env=env, catch_exceptions=False)
-    lines = result.stdout.strip().splitlines()
-    last = json.loads(lines[-1])
-    # an error object, or an import's summary of its refusals
-    got = last["error"]["code"] if "error" in last else ",".join(last.get("refusal_codes", {}))
-    assert (result.exit_code, got) == (exit_code, error_code), result.stdout[-500:]
-    assert GITHUB_TOKEN not in result.stdout
-    assert snapshot(store_root()) == before
-    FRONT_DOOR_RESULTS["passed"] += 1
+    code, got, unchanged, stdout = _front_door(build, tmp_path)
+    assert (code, got) == (exit_code, error_code), stdout[-500:]
+    assert GITHUB_TOKEN not in stdout
+    assert unchanged
 
 
 POST_ROUTES = {
@@ -308,30 +321,43 @@ POST_ROUTES = {
 }
 
 
-@pytest.mark.parametrize("route", list(POST_ROUTES))
-@pytest.mark.parametrize("literal", [BIG_INT, "-" + "9" * 4301, str(2**64)], ids=["5000 digits", "-4301", "2**64"])
-def test_every_post_route_answers_an_overlong_integer_with_400(served, route, literal):
+OVERLONG = {"5000 digits": BIG_INT, "-4301": "-" + "9" * 4301, "2**64": str(2**64)}
+OLD_FIELDS = {
+    "query as_of": ("/v1/query", {"text": "hello", "user": "alice", "as_of": OLD}),
+    "query recorded_as_of": ("/v1/query", {"text": "hello", "user": "alice", "recorded_as_of": OLD}),
+    "add timestamp": ("/v1/memories/add", {"request_id": "r-old", "user_id": "alice", "session_id": "s1",
+                                           "messages": [{"role": "user", "content": "hello", "timestamp": OLD}]}),
+    "mutate valid_time": ("/v1/mutate", add_env("The user likes tea.", "user.drink", "http-old", valid_from=OLD)),
+}
+
+
+def _post(served, route: str, body: bytes) -> tuple[int, str, bool]:
     root, client = served
-    body = dumps(POST_ROUTES[route])
-    body = body[:-1] + b',"padding":' + literal.encode() + b"}"
     before = snapshot(root)
     response = client.post(route, content=body, headers={"content-type": "application/json"})
-    assert response.status_code == 400, response.text
-    assert response.json()["error"]["code"] == "invalid_json"
-    assert snapshot(root) == before
+    return response.status_code, (response.json().get("error") or {}).get("code"), snapshot(root) == before
 
 
-@pytest.mark.parametrize("route, body", [
-    ("/v1/query", {"text": "hello", "user": "alice", "as_of": OLD}),
-    ("/v1/query", {"text": "hello", "user": "alice", "recorded_as_of": OLD}),
-    ("/v1/memories/add", {"request_id": "r-old", "user_id": "alice", "session_id": "s1",
-                          "messages": [{"role": "user", "content": "hello", "timestamp": OLD}]}),
-    ("/v1/mutate", add_env("The user likes tea.", "user.drink", "http-old", valid_from=OLD)),
-], ids=["query as_of", "query recorded_as_of", "add timestamp", "mutate valid_time"])
-def test_request_fields_outside_the_years_are_refused_with_422(served, route, body):
-    root, client = served
-    before = snapshot(root)
-    response = client.post(route, content=dumps(body), headers={"content-type": "application/json"})
-    assert response.status_code == 422, response.text
-    assert response.json()["error"]["code"] in ("invalid_date", "schema_violation", "instant_out_of_range")
-    assert snapshot(root) == before
+def _with_padding(route: str, literal: str) -> bytes:
+    return dumps(POST_ROUTES[route])[:-1] + b',"padding":' + literal.encode() + b"}"
+
+
+@pytest.mark.parametrize("route", list(POST_ROUTES))
+@pytest.mark.parametrize("literal", list(OVERLONG))
+def test_every_post_route_answers_an_overlong_integer_with_400(served, route, literal):
+    assert _post(served, route, _with_padding(route, OVERLONG[literal])) == (400, "invalid_json", True)
+
+
+@pytest.mark.parametrize("name", list(OLD_FIELDS))
+def test_request_fields_outside_the_years_are_refused_with_422(served, name):
+    route, body = OLD_FIELDS[name]
+    status, code, unchanged = _post(served, route, dumps(body))
+    assert (status, unchanged) == (422, True)
+    assert code in ("invalid_date", "schema_violation", "instant_out_of_range")
+
+
+def _http_fields_refused(served) -> int:
+    overlong = [_post(served, route, _with_padding(route, literal)) == (400, "invalid_json", True)
+                for route in POST_ROUTES for literal in OVERLONG.values()]
+    old = [_post(served, route, dumps(body))[::2] == (422, True) for route, body in OLD_FIELDS.values()]
+    return sum(overlong) + sum(old)
