@@ -40,7 +40,7 @@ REFUSAL_CODES = {
     "scope_not_permitted": "this source type may not write this scope type",
     "kind_not_permitted": "this source type may not write this kind",
     "evidence_required": "this source type needs source.evidence_hash",
-    "credential_detected": "the statement looks like a secret",
+    "credential_detected": "a stored field (statement, reason, ids, source, lists) looks like a secret",
     "transaction_conflict": "the transaction_id was used with a different envelope",
     "record_not_found": "no such record in the target scope",
     "key_already_active": "the memory_key already has an active record: use update",
