@@ -422,8 +422,14 @@ def _caller_chosen_strings(node: dict, path: str = "") -> set[str]:
     return found
 
 
-def test_the_screened_fields_are_every_caller_chosen_string_of_the_closed_schema():
+def test_the_screened_fields_are_every_caller_chosen_string_of_the_closed_schema(policy):
     schema = json.loads((envelope_module.schemas.SCHEMA_DIR / "envelope.schema.json").read_text())
     assert set(envelope_module._FREE_STRINGS + envelope_module._FREE_LISTS) == _caller_chosen_strings(schema)
+    # ... and the written-out extraction returns each of them from an envelope that fills them all
+    full = changed(add_env("s", "user.k", "tx", evidence_hash="e", payload_extra={
+        "aliases": ["a"], "tags": ["t"], "negative_triggers": ["n"]}),
+        **{"source.session": "se", "source.speaker": "sp", "source.ref": "r"})
+    admit(full, policy)  # it passes its schema
+    assert {name for name, _ in envelope_module._free_strings(full)} == _caller_chosen_strings(schema)
     closed = json.dumps(schema).count('"additionalProperties": false')
     assert closed == json.dumps(schema).count('"type": "object"')   # nothing unnamed can be stored
