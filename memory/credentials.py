@@ -173,13 +173,16 @@ def _trie_pattern(words: tuple[str, ...]) -> str:
 _ANY_LITERAL = re.compile(_trie_pattern(_LITERALS))
 
 
+# the only characters re's case-insensitive matching pairs with an ASCII letter other than by
+# lower() (found by trying every code point against a-z): folded first, the literal pre-screen
+# holds for non-ASCII text too
+_CASE_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+
+
 def _candidates(form: str) -> list[Detector]:
-    # On ASCII text a detector whose literals are all absent cannot match, so it is not run
-    # (every string of every envelope is screened). Non-ASCII text runs every detector:
-    # case-insensitive matching pairs ASCII letters with others ("ı" matches "I").
-    if not form.isascii():
-        return _DETECTORS
-    lowered = form.lower()
+    """The detectors whose literals ``form`` holds: a detector without one cannot match, so it
+    is not run (every free string of every envelope is screened)."""
+    lowered = form.lower() if form.isascii() else form.translate(_CASE_FOLDS).lower()
     if _ANY_LITERAL.search(lowered) is None:  # the common case, in one scan
         return []
     possible = []
@@ -200,17 +203,15 @@ def credential_kinds(text: str) -> list[str]:
 def fields_with_credentials(fields: list[tuple[str, str]]) -> list[str]:
     """The names of the (name, text) fields that carry a secret, in order, each once.
 
-    The pre-screen reads all the texts at once: an envelope's dozen free strings are ASCII
-    and hold no literal of any detector, almost always, and then no field is screened alone.
+    The pre-screen reads all the texts at once: an envelope's dozen free strings hold no
+    literal of any detector, almost always, and then no field is screened alone.
     """
-    joined = "\n".join(text for _, text in fields)
-    if not joined.isascii():
-        return list(dict.fromkeys(name for name, text in fields if credential_kinds(text)))
-    possible = _candidates(joined)  # a literal absent from all the texts is absent from each
+    forms = [(name, screen_form(text)) for name, text in fields]
+    possible = _candidates("\n".join(form for _, form in forms))  # absent from all, absent from each
     if not possible:
         return []
-    return list(dict.fromkeys(name for name, text in fields
-                              if any(next(d.matches(text), None) is not None for d in possible)))
+    return list(dict.fromkeys(name for name, form in forms
+                              if any(next(d.matches(form), None) is not None for d in possible)))
 
 
 def redact(text: str) -> str:
