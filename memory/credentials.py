@@ -86,17 +86,41 @@ def _told_secret(match: re.Match) -> bool:
                                          or any(c.isupper() for c in value[1:])))
 
 
+_ALNUM = re.compile("[A-Za-z0-9]")
+_ALNUM_ANY_CASE = re.compile("[A-Za-z0-9]", re.IGNORECASE)   # what the class matches in a (?i) pattern
+_WORD = re.compile(r"\w")                                     # what \b looks at
+
+
 @dataclass(frozen=True)
 class Detector:
     kind: str
     pattern: re.Pattern
     literals: tuple[str, ...]                          # lower-case text every match holds (the pre-screen)
     judge: Callable[[re.Match], bool] | None = None    # a match counts only when the judge agrees
+    # a match may not follow a character this matches: a lookbehind, checked here rather than
+    # leading the pattern, where it kept re from skipping to the pattern's first literal
+    edge: re.Pattern | None = None
 
     def matches(self, text: str):
-        for match in self.pattern.finditer(text):
+        if self.edge is None:
+            for match in self.pattern.finditer(text):
+                if self.judge is None or self.judge(match):
+                    yield match
+            return
+        position = 0
+        while (match := self.pattern.search(text, position)) is not None:
+            start = match.start()
+            if start and self.edge.match(text, start - 1):
+                position = start + 1  # as the lookbehind would: try again one character on
+                continue
             if self.judge is None or self.judge(match):
                 yield match
+            position = max(match.end(), start + 1)
+
+
+def _token(kind: str, pattern: str, literals: tuple[str, ...], judge=None) -> Detector:
+    """A token shape that does not start inside a longer word or token ("_" and "-" may precede)."""
+    return Detector(kind, re.compile(pattern), literals, judge, _ALNUM)
 
 
 _EDGE = r"(?<![A-Za-z0-9])"          # not inside a longer word or token ("_" and "-" may precede)
@@ -111,37 +135,39 @@ _TOLD = r"""(?:""" + _SEPARATOR + r"""|(?P<spoken>[ \t]+is[ \t]+)['"]?)(?P<value
 
 _DETECTORS = [
     Detector("private_key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"), ("-----begin ",)),
-    Detector("aws_access_key", re.compile(_EDGE + r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}" + _END),
-             ("akia", "asia", "abia", "acca", "a3t")),
-    Detector("github_token", re.compile(_EDGE + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
-             ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    Detector("gitlab_token", re.compile(
-        _EDGE + r"(?:gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|agent)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})"),
-        ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "gloas-", "glcbt-", "glsoat-", "glagent-",
-         "gr1348941")),
-    Detector("slack_token", re.compile(_EDGE + r"(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
-             ("xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xapp-")),
+    _token("aws_access_key", r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}" + _END,
+           ("akia", "asia", "abia", "acca", "a3t")),
+    _token("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
+           ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    _token("gitlab_token",
+           r"(?:gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|agent)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})",
+           ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "gloas-", "glcbt-", "glsoat-", "glagent-",
+            "gr1348941")),
+    _token("slack_token", r"(?:xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})",
+           ("xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xapp-")),
     Detector("slack_webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/]{20,}"),
              ("hooks.slack.com/",)),
-    Detector("stripe_key", re.compile(_EDGE + r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}"),
-             ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_")),
-    Detector("npm_token", re.compile(_EDGE + r"npm_[A-Za-z0-9]{36}" + _END), ("npm_",)),
-    Detector("pypi_token", re.compile(_EDGE + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}"), ("pypi-ageichlwas5vcmc",)),
-    Detector("anthropic_key", re.compile(_EDGE + r"sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{20,}"), ("sk-ant-",)),
-    Detector("openai_key", re.compile(_EDGE + r"sk-(?P<value>(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})"), ("sk-",),
-             _mixed_case_or_digit),
-    Detector("google_api_key", re.compile(_EDGE + r"AIza[0-9A-Za-z_-]{35}"), ("aiza",)),
-    Detector("huggingface_token", re.compile(_EDGE + r"hf_[A-Za-z]{34}" + _END), ("hf_",)),
-    Detector("sendgrid_key", re.compile(_EDGE + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"), ("sg.",)),
-    Detector("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), ("eyj",)),
-    Detector("bearer_token", re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"), ("bearer",)),
-    Detector("url_credentials", re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@'\"]+:[^\s/@'\"]+@(?=[^\s/@'\"])"),
-             ("://",)),
+    _token("stripe_key", r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}",
+           ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_")),
+    _token("npm_token", r"npm_[A-Za-z0-9]{36}" + _END, ("npm_",)),
+    _token("pypi_token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}", ("pypi-ageichlwas5vcmc",)),
+    _token("anthropic_key", r"sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{20,}", ("sk-ant-",)),
+    _token("openai_key", r"sk-(?P<value>(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})", ("sk-",),
+           _mixed_case_or_digit),
+    _token("google_api_key", r"AIza[0-9A-Za-z_-]{35}", ("aiza",)),
+    _token("huggingface_token", r"hf_[A-Za-z]{34}" + _END, ("hf_",)),
+    _token("sendgrid_key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ("sg.",)),
+    Detector("jwt", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), ("eyj",),
+             edge=_WORD),
+    Detector("bearer_token", re.compile(r"[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"), ("bearer",), edge=_WORD),
+    # "postgres://user:pass@host", from the "://" on: any scheme will do
+    Detector("url_credentials", re.compile(r"://[^\s/:@'\"]+:[^\s/@'\"]+@(?=[^\s/@'\"])"), ("://",)),
     # "password is hunter22", "db_password: x9...": any value of 6+ characters that is not a
     # placeholder (a told password is often a plain word: "the wifi password is sunflower")
-    Detector("assignment", re.compile(r"(?i)" + _EDGE + r"(?:" + _PASSWORD_NAMES + r")" + _END + _TOLD),
-             ("pass", "pwd"), _told_password),
-    # "AWS_SECRET_ACCESS_KEY=...", "api key: ...", "the api key is Xk29fLq0"
+    Detector("assignment", re.compile(r"(?i)(?:" + _PASSWORD_NAMES + r")" + _END + _TOLD),
+             ("pass", "pwd"), _told_password, _ALNUM_ANY_CASE),
+    # "AWS_SECRET_ACCESS_KEY=...", "api key: ...", "the api key is Xk29fLq0" (the lookbehind stays
+    # in these two patterns: without it re stops at every "key" and "token" of running text)
     Detector("secret_assignment", re.compile(r"(?i)" + _EDGE + r"(?:" + _SECRET_NAMES + r")" + _END + _TOLD),
              ("secret", "key", "token"), _told_secret),
     # "token: 3f9a...", "key=8c2e...": a weaker name counts only with a generated-looking value
