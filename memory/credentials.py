@@ -37,16 +37,20 @@ def _entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in Counter(value).values())
 
 
-def _machine_like(match: re.Match) -> bool:
+def _value(match: re.Match, text: str) -> str:
+    return text[match.start("value"):match.end("value")]
+
+
+def _machine_like(match: re.Match, text: str) -> bool:
     """A value that looks generated: long, letters and digits mixed, not a repeated pattern."""
-    value = match["value"]
+    value = _value(match, text)
     return (len(value) >= 16 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
             and _entropy(value) >= 3.0)
 
 
-def _mixed_case_or_digit(match: re.Match) -> bool:
+def _mixed_case_or_digit(match: re.Match, text: str) -> bool:
     # real keys are base62; "sk-learn-compatible-estimator" is prose
-    return any(c.isdigit() or c.isupper() for c in match["value"])
+    return any(c.isdigit() or c.isupper() for c in _value(match, text))
 
 
 # a value holding one of these is a placeholder or code, not a secret: "<your_password>",
@@ -68,15 +72,15 @@ def _prose_word(value: str) -> bool:
     return word.isalpha() and (word in _PROSE_WORDS or word.endswith(_PROSE_ENDINGS))
 
 
-def _told_password(match: re.Match) -> bool:
+def _told_password(match: re.Match, text: str) -> bool:
     # "my password is sunflower" tells a password; "the password is required" describes one
-    value = match["value"]
+    value = _value(match, text)
     return _literal_value(value) and not (match["spoken"] and _prose_word(value))
 
 
-def _told_secret(match: re.Match) -> bool:
+def _told_secret(match: re.Match, text: str) -> bool:
     # after "is", only a value that is not a plain word counts ("the secret is chocolate" is prose)
-    value = match["value"]
+    value = _value(match, text)
     if not _literal_value(value):
         return False
     if not match["spoken"]:
@@ -87,7 +91,6 @@ def _told_secret(match: re.Match) -> bool:
 
 
 _ALNUM = re.compile("[A-Za-z0-9]")
-_ALNUM_ANY_CASE = re.compile("[A-Za-z0-9]", re.IGNORECASE)   # what the class matches in a (?i) pattern
 _WORD = re.compile(r"\w")                                     # what \b looks at
 
 
@@ -95,25 +98,24 @@ _WORD = re.compile(r"\w")                                     # what \b looks at
 class Detector:
     kind: str
     pattern: re.Pattern
-    literals: tuple[str, ...]                          # lower-case text every match holds (the pre-screen)
-    judge: Callable[[re.Match], bool] | None = None    # a match counts only when the judge agrees
+    literals: tuple[str, ...]           # lower-case text every match holds (the pre-screen)
+    judge: Callable[[re.Match, str], bool] | None = None   # (match, text): a match counts only if it agrees
     # a match may not follow a character this matches: a lookbehind, checked here rather than
     # leading the pattern, where it kept re from skipping to the pattern's first literal
     edge: re.Pattern | None = None
+    # matched against the folded text (see ``fold``) with a case-sensitive pattern: the same
+    # matches as (?i) on the text, three to seven times faster; judges still read the text
+    folded: bool = False
 
-    def matches(self, text: str):
-        if self.edge is None:
-            for match in self.pattern.finditer(text):
-                if self.judge is None or self.judge(match):
-                    yield match
-            return
+    def matches(self, text: str, folded: str | None = None):
+        subject = (folded if folded is not None else fold(text)) if self.folded else text
         position = 0
-        while (match := self.pattern.search(text, position)) is not None:
+        while (match := self.pattern.search(subject, position)) is not None:
             start = match.start()
-            if start and self.edge.match(text, start - 1):
+            if self.edge is not None and start and self.edge.match(subject, start - 1):
                 position = start + 1  # as the lookbehind would: try again one character on
                 continue
-            if self.judge is None or self.judge(match):
+            if self.judge is None or self.judge(match, text):
                 yield match
             position = max(match.end(), start + 1)
 
@@ -164,16 +166,16 @@ _DETECTORS = [
     Detector("url_credentials", re.compile(r"://[^\s/:@'\"]+:[^\s/@'\"]+@(?=[^\s/@'\"])"), ("://",)),
     # "password is hunter22", "db_password: x9...": any value of 6+ characters that is not a
     # placeholder (a told password is often a plain word: "the wifi password is sunflower")
-    Detector("assignment", re.compile(r"(?i)(?:" + _PASSWORD_NAMES + r")" + _END + _TOLD),
-             ("pass", "pwd"), _told_password, _ALNUM_ANY_CASE),
-    # "AWS_SECRET_ACCESS_KEY=...", "api key: ...", "the api key is Xk29fLq0" (the lookbehind stays
-    # in these two patterns: without it re stops at every "key" and "token" of running text)
-    Detector("secret_assignment", re.compile(r"(?i)" + _EDGE + r"(?:" + _SECRET_NAMES + r")" + _END + _TOLD),
-             ("secret", "key", "token"), _told_secret),
+    Detector("assignment", re.compile(r"(?:" + _PASSWORD_NAMES + r")" + _END + _TOLD),
+             ("pass", "pwd"), _told_password, _ALNUM, folded=True),
+    # "AWS_SECRET_ACCESS_KEY=...", "api key: ...", "the api key is Xk29fLq0" (here the lookbehind
+    # leading the pattern is the faster way: it turns away every "key" inside a word at once)
+    Detector("secret_assignment", re.compile(_EDGE + r"(?:" + _SECRET_NAMES + r")" + _END + _TOLD),
+             ("secret", "key", "token"), _told_secret, folded=True),
     # "token: 3f9a...", "key=8c2e...": a weaker name counts only with a generated-looking value
-    Detector("token_assignment", re.compile(r"(?i)" + _EDGE + r"(?:" + _TOKEN_NAMES + r")" + _END + _SEPARATOR
+    Detector("token_assignment", re.compile(r"(?:" + _TOKEN_NAMES + r")" + _END + _SEPARATOR
                                             + r"(?P<value>[A-Za-z0-9+/_.~=-]{16,})"),
-             ("token", "key", "auth", "cred"), _machine_like),
+             ("token", "key", "auth", "cred"), _machine_like, _ALNUM, folded=True),
 ]
 _LITERALS = tuple(dict.fromkeys(literal for d in _DETECTORS for literal in d.literals))
 
@@ -200,30 +202,40 @@ _ANY_LITERAL = re.compile(_trie_pattern(_LITERALS))
 
 
 # the only characters re's case-insensitive matching pairs with an ASCII letter other than by
-# lower() (found by trying every code point against a-z): folded first, the literal pre-screen
-# holds for non-ASCII text too
+# lower() (found by trying every code point against a-z); U+0130 is also the only character
+# whose lower() is longer than one, so a folded text keeps the text's indices
 _CASE_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
 
 
-def _candidates(form: str) -> list[Detector]:
-    """The detectors whose literals ``form`` holds: a detector without one cannot match, so it
-    is not run (every free string of every envelope is screened)."""
-    lowered = form.lower() if form.isascii() else form.translate(_CASE_FOLDS).lower()
-    if _ANY_LITERAL.search(lowered) is None:  # the common case, in one scan
+def fold(form: str) -> str:
+    """Lower case, and the three letters re pairs with ASCII ones made ASCII: on it a lower-case
+    pattern matches where the same pattern with (?i) matches on ``form``, at the same indices."""
+    return form.lower() if form.isascii() else form.translate(_CASE_FOLDS).lower()
+
+
+def _candidates(folded: str) -> list[Detector]:
+    """The detectors whose literals the folded text holds: a detector without one cannot match,
+    so it is not run (every free string of every envelope is screened)."""
+    if _ANY_LITERAL.search(folded) is None:  # the common case, in one scan
         return []
     possible = []
     for detector in _DETECTORS:
         for literal in detector.literals:
-            if literal in lowered:
+            if literal in folded:
                 possible.append(detector)
                 break
     return possible
 
 
+def _found(detectors: list[Detector], form: str, folded: str) -> list[str]:
+    return [d.kind for d in detectors if next(d.matches(form, folded), None) is not None]
+
+
 def credential_kinds(text: str) -> list[str]:
     """The kinds of secret found in ``text`` (empty when clean)."""
     form = screen_form(text)
-    return [d.kind for d in _candidates(form) if next(d.matches(form), None) is not None]
+    folded = fold(form)
+    return _found(_candidates(folded), form, folded)
 
 
 def fields_with_credentials(fields: list[tuple[str, str]]) -> list[str]:
@@ -233,11 +245,10 @@ def fields_with_credentials(fields: list[tuple[str, str]]) -> list[str]:
     literal of any detector, almost always, and then no field is screened alone.
     """
     forms = [(name, screen_form(text)) for name, text in fields]
-    possible = _candidates("\n".join(form for _, form in forms))  # absent from all, absent from each
+    possible = _candidates(fold("\n".join(form for _, form in forms)))  # absent from all, absent from each
     if not possible:
         return []
-    return list(dict.fromkeys(name for name, form in forms
-                              if any(next(d.matches(form), None) is not None for d in possible)))
+    return list(dict.fromkeys(name for name, form in forms if _found(possible, form, fold(form))))
 
 
 def redact(text: str) -> str:
@@ -245,7 +256,7 @@ def redact(text: str) -> str:
     or ``text`` itself when it holds none."""
     form = screen_form(text)
     redacted = form
-    for detector in _candidates(form):
+    for detector in _candidates(fold(form)):
         redacted = _redact_one(detector, redacted)
     return text if redacted == form else redacted
 

@@ -1,6 +1,8 @@
 """credentials: the token shapes found, prose passed, the pre-screen sound, disguises undone."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -145,7 +147,7 @@ PIECES = st.sampled_from(
         "password", "PassWord", "passwd", "PWD", "passphrase", "passcode", "secret", "Client_Secret",
         "api_key", "API-KEY", "api key", "apikey", "access_token", "Auth-Token", "session token", "token",
         "TOKEN", "key", "Key", "auth", "creds", "credentials", "access_key_id", " is ", "=", ":", "=>", " ",
-        "'", '"', "hunter22", HEX32, "Xk29fLq0Pz", "required", "ſecret", "ı", "K", "\u200b", "ｐａｓｓ",
+        "'", '"', "hunter22", HEX32, "Xk29fLq0Pz", "required", "ſecret", "ı", "İ", "K", "ToKEN", "SeCReT=", "\u200b", "ｐａｓｓ",
         "the user", ".", "\n", "\t", "<", "your", "$",
     ])
 TEXTS = st.lists(PIECES | st.text(max_size=8), max_size=8).map("".join)
@@ -185,3 +187,27 @@ def test_every_alternative_of_every_name_gets_through_the_screen():
     hits += ["Bearer\t" + "t" * 20, "bearer\n" + "t" * 20, "sk-proj-" + "A" * 20, "sk-svcacct-" + "a1" * 10]
     for text in hits:
         assert credential_kinds(text) == unscreened(text) != [], text
+
+
+def _reference_spans(detector, form: str) -> list[tuple[int, int]]:
+    """What a folded detector means: its pattern with (?i) on the text itself."""
+    pattern = re.compile("(?i)" + detector.pattern.pattern)
+    edge = re.compile("(?i)[A-Za-z0-9]")
+    spans, position = [], 0
+    while (match := pattern.search(form, position)) is not None:
+        start = match.start()
+        if detector.edge is not None and start and edge.match(form, start - 1):
+            position = start + 1
+            continue
+        if detector.judge is None or detector.judge(match, form):
+            spans.append(match.span())
+        position = max(match.end(), start + 1)
+    return spans
+
+
+@settings(max_examples=2000, deadline=None)
+@given(TEXTS)
+def test_a_folded_detector_matches_as_its_pattern_would_with_ignorecase(text):
+    form = screen_form(text)
+    for detector in (d for d in _DETECTORS if d.folded):
+        assert [m.span() for m in detector.matches(form)] == _reference_spans(detector, form), detector.kind
