@@ -30,6 +30,7 @@ from pathlib import Path
 
 from . import envelope_builder
 from .clock import clock_from_env, normalize_instant
+from .credentials import credential_kinds
 from .envelope_builder import user_scope
 from .errors import InputError, UsageError
 from .jsonio import loads_strict
@@ -331,7 +332,10 @@ def _with_transaction_id(result: dict, envelope) -> dict:
         named = result_for(parsed, result["status"])
     else:
         named = {name: _named_in(envelope, name) for name in _NAMED}
-    return {**result, "transaction_id": result["transaction_id"] or named["transaction_id"],
+    sent = named["transaction_id"]
+    if isinstance(sent, str) and credential_kinds(sent):
+        sent = None  # a refusal never echoes a secret, even the caller's own id
+    return {**result, "transaction_id": result["transaction_id"] or sent,
             "operation": result["operation"] or named["operation"]}
 
 

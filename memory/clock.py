@@ -2,6 +2,10 @@
 
 A clock is any object with ``now() -> str`` returning an ISO 8601 UTC instant
 (``2024-03-01T00:00:00Z``). ``$MEMORY_NOW`` pins it for a whole process.
+
+Every instant the store holds has a four-digit year: an instant whose year (as
+written, or once moved to UTC) falls outside 1000-9999 is a ValueError wherever it
+is parsed, so it is refused at admission instead of being written as ``999-...``.
 """
 from __future__ import annotations
 
@@ -10,10 +14,27 @@ import os
 from functools import lru_cache
 
 
+FIRST_YEAR, LAST_YEAR = 1000, 9999
+
+
+class InstantOutOfRange(ValueError):
+    """A real instant whose year, as written or in UTC, is outside FIRST_YEAR-LAST_YEAR."""
+
+
 def format_instant(moment: _dt.datetime) -> str:
     """Render an aware datetime as the store's canonical instant (UTC, 'Z', no micros)."""
-    moment = moment.astimezone(_dt.timezone.utc).replace(microsecond=0)
+    try:
+        moment = moment.astimezone(_dt.timezone.utc).replace(microsecond=0)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last UTC instant
+        raise InstantOutOfRange(f"instant out of range (years {FIRST_YEAR}-{LAST_YEAR})") from None
+    _check_year(moment)
+    # strftime's %Y writes year 999 as "999" on glibc, a spelling no schema accepts
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_year(moment: _dt.datetime) -> None:
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise InstantOutOfRange(f"instant out of range (years {FIRST_YEAR}-{LAST_YEAR})")
 
 
 class SystemClock:
@@ -27,10 +48,11 @@ class FixedClock:
     """A clock that says what it is told; tests and benchmark replays move it."""
 
     def __init__(self, instant: str) -> None:
-        self.instant = instant
+        self.instant = normalize_instant(instant)
 
     def set(self, instant: str) -> None:
-        self.instant = instant
+        # canonical, so a pinned "2024-03-01" or "...+02:00" is never written as recorded_at
+        self.instant = normalize_instant(instant)
 
     def now(self) -> str:
         return self.instant
@@ -43,17 +65,18 @@ def clock_from_env(environ: dict | None = None):
     if not pinned:
         return SystemClock()
     try:
-        normalize_instant(pinned)
+        return FixedClock(pinned)
     except ValueError:
         from .errors import UsageError
-        raise UsageError("MEMORY_NOW is not a valid ISO 8601 instant", code="invalid_date") from None
-    return FixedClock(pinned)
+        raise UsageError(f"MEMORY_NOW is not a valid ISO 8601 instant in years {FIRST_YEAR}-{LAST_YEAR}",
+                         code="invalid_date") from None
 
 
 def parse_instant(text: str) -> _dt.datetime:
     """Parse an ISO 8601 instant or date; raises ValueError for impossible dates.
 
-    A bare date (``2024-03-01``) means midnight UTC; a naive time is UTC.
+    A bare date (``2024-03-01``) means midnight UTC; a naive time is UTC. A year
+    outside 1000-9999, as written or in UTC, is a ValueError.
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty instant")
@@ -63,6 +86,7 @@ def parse_instant(text: str) -> _dt.datetime:
     moment = _dt.datetime.fromisoformat(value)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=_dt.timezone.utc)
+    _check_year(moment)
     return moment
 
 
@@ -79,10 +103,7 @@ def _normalized_instant(text: str) -> str:
 
 
 def _normalize_instant(text: str) -> str:
-    try:
-        return format_instant(parse_instant(text))
-    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last UTC instant
-        raise ValueError("instant out of range") from None
+    return format_instant(parse_instant(text))  # format_instant checks the UTC year
 
 
 def add_days(instant: str, days: int) -> str:

@@ -11,14 +11,17 @@ import re
 from dataclasses import dataclass
 
 from . import schemas
-from .clock import normalize_instant
-from .credentials import credential_kinds, redact
+from .clock import FIRST_YEAR, LAST_YEAR, InstantOutOfRange, normalize_instant
+from .credentials import fields_with_credentials, redact
 from .errors import InputError, RefusedError
 from .jsonio import canonical_bytes, loads_strict, nfc
 from .policy import MutationPolicy
 
 _LIST_FIELDS = ("aliases", "tags", "negative_triggers", "conflict_with")
-_SCREENED_LISTS = ("aliases", "tags", "negative_triggers")
+# the free-text fields that policy ``credentials.action: redact`` may rewrite; a secret anywhere
+# else is refused whatever the policy says
+_REDACTABLE = frozenset({"reason", "payload.statement", "payload.aliases", "payload.tags",
+                         "payload.negative_triggers"})
 
 
 @dataclass(frozen=True)
@@ -56,10 +59,7 @@ def parse_envelope(raw: bytes | str | dict, policy: MutationPolicy) -> dict:
         if size > policy.caps["envelope_bytes"]:
             raise InputError(f"envelope is {size} bytes; the cap is {policy.caps['envelope_bytes']}",
                              code="envelope_too_large")
-        try:
-            value = loads_strict(data, what="envelope")
-        except ValueError:  # e.g. an integer literal past Python's digit limit
-            raise InputError("envelope is not valid JSON (a number is out of range)", code="invalid_json") from None
+        value = loads_strict(data, what="envelope")
         _encodable_size(value)  # a "\ud800" escape parses but can never be stored
     else:
         raise InputError("an envelope must be JSON bytes, text or an object", code="schema_violation")
@@ -108,19 +108,23 @@ def _canonical_instants(envelope: dict) -> dict:
     valid = envelope.get("valid_time") or {}
     for end in ("from", "to"):
         if valid.get(end):
-            try:
-                valid[end] = normalize_instant(valid[end])
-            except ValueError:
-                raise InputError(f"valid_time.{end} is not a real instant", code="invalid_valid_time") from None
+            valid[end] = _canonical(valid[end], f"valid_time.{end}", "invalid_valid_time")
     source = envelope.get("source") or {}
     if source.get("observed_at"):
-        try:
-            source["observed_at"] = normalize_instant(source["observed_at"])
-        except ValueError:
-            raise InputError("source.observed_at is not a real instant", code="schema_violation") from None
+        source["observed_at"] = _canonical(source["observed_at"], "source.observed_at", "schema_violation")
     if valid.get("from") and valid.get("to") and valid["to"] <= valid["from"]:
         raise InputError("valid_time.to must be after valid_time.from", code="invalid_valid_time")
     return envelope
+
+
+def _canonical(instant: str, field: str, unreal_code: str) -> str:
+    try:
+        return normalize_instant(instant)
+    except InstantOutOfRange:
+        # stored as written, year 999 would come back as "999-..." and fail the record's own schema
+        raise InputError(f"{field} is outside years {FIRST_YEAR}-{LAST_YEAR}", code="instant_out_of_range") from None
+    except ValueError:
+        raise InputError(f"{field} is not a real instant", code=unreal_code) from None
 
 
 def _check_policy(envelope: dict, policy: MutationPolicy) -> str:
@@ -147,22 +151,53 @@ def _check_policy(envelope: dict, policy: MutationPolicy) -> str:
     return admission
 
 
-def _screen_credentials(envelope: dict, policy: MutationPolicy) -> bool:
-    # the reason too: it is kept in transition rows and in erasure audit rows, which outlive the content
+# every string of schemas/envelope.schema.json whose value the caller chooses: enums, instants and
+# record ids are left out (their schema admits no secret); the schema is closed, so nothing else can
+# be stored. tests/test_envelope.py checks this list against the schema.
+_FREE_STRINGS = ("transaction_id", "reason", "actor.id", "source.ref", "source.session", "source.speaker",
+                 "source.evidence_hash", "target.memory_key", "target.scope.key", "payload.statement")
+_FREE_LISTS = ("payload.aliases", "payload.tags", "payload.negative_triggers")
+
+
+def _free_strings(envelope: dict) -> list[tuple[str, str]]:
+    """(field name, text) for every free string of an envelope that passed its schema.
+
+    Written out, not walked, as it runs for every envelope admitted; tests/test_envelope.py
+    checks that it returns exactly the fields listed above."""
+    actor, source, target = envelope["actor"], envelope["source"], envelope["target"]
     payload = envelope.get("payload") or {}
-    texts = [payload.get("statement"), envelope.get("reason")] + [
-        t for n in _SCREENED_LISTS for t in payload.get(n) or []]
-    if not any(credential_kinds(t) for t in texts if isinstance(t, str)):
+    named = (("transaction_id", envelope["transaction_id"]), ("reason", envelope.get("reason")),
+             ("actor.id", actor["id"]), ("source.ref", source.get("ref")), ("source.session", source.get("session")),
+             ("source.speaker", source.get("speaker")), ("source.evidence_hash", source.get("evidence_hash")),
+             ("target.memory_key", target.get("memory_key")), ("target.scope.key", target["scope"]["key"]),
+             ("payload.statement", payload.get("statement")))
+    out = [(name, text) for name, text in named if text is not None]
+    for name in _FREE_LISTS:
+        items = payload.get(name[8:])
+        if items:
+            out.extend((name, item) for item in items)
+    return out
+
+
+def _screen_credentials(envelope: dict, policy: MutationPolicy) -> bool:
+    # every string that is stored: an identifier or provenance field (transaction_id, actor.id,
+    # source.*) is kept as long as the record, and the reason outlives the content in erasure rows
+    found = fields_with_credentials(_free_strings(envelope))
+    if not found:
         return False
+    where = ", ".join(found)  # field names are structure, never content
     if not policy.redacts_credentials:
-        raise RefusedError("the envelope looks like it carries a credential", code="credential_detected")
-    if isinstance(payload.get("statement"), str):
-        payload["statement"] = redact(payload["statement"])
-    if isinstance(envelope.get("reason"), str):
-        envelope["reason"] = redact(envelope["reason"])
-    for name in _SCREENED_LISTS:
-        if name in payload:
-            payload[name] = [redact(t) for t in payload[name]]
+        raise RefusedError(f"the envelope looks like it carries a credential (in {where})", code="credential_detected")
+    if any(name not in _REDACTABLE for name in found):
+        # redacting an identifier would change what it identifies (two redacted ids would collide)
+        raise RefusedError(f"a credential in {where} cannot be redacted, only refused", code="credential_detected")
+    payload = envelope.get("payload") or {}
+    for name in found:
+        if name == "reason":
+            envelope["reason"] = redact(envelope["reason"])
+        else:
+            field = name.split(".", 1)[1]
+            payload[field] = redact(payload[field]) if field == "statement" else [redact(t) for t in payload[field]]
     return True
 
 

@@ -35,6 +35,21 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# the canonical form (orjson) carries integers from -2**63 to 2**64-1; a longer literal is refused
+# by its length before int() sees it (int() of 4,301+ digits raises a plain ValueError, and
+# with the digit limit lifted it would parse a megabyte of digits in quadratic time)
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
+_INT_LITERAL_MAX = len(str(_INT_MIN))
+
+
+def bounded_int(text: str) -> int:
+    """``json.loads``'s ``parse_int`` for untrusted input: InputError past the 64-bit range."""
+    value = int(text) if len(text) <= _INT_LITERAL_MAX else None
+    if value is None or not _INT_MIN <= value <= _INT_MAX:
+        raise InputError("an integer is outside the 64-bit range JSON input may carry", code="invalid_json")
+    return value
+
+
 def _no_duplicate_keys(pairs: list) -> dict:
     out = dict(pairs)
     if len(out) == len(pairs):
@@ -49,7 +64,8 @@ def _no_duplicate_keys(pairs: list) -> dict:
 
 
 def loads_strict(data: bytes | str, *, what: str = "input") -> object:
-    """Parse untrusted JSON: invalid UTF-8, duplicate keys, NaN and Infinity are errors."""
+    """Parse untrusted JSON: invalid UTF-8, duplicate keys, NaN, Infinity and integers past 64 bits
+    are errors (``InputError``, never a bare ValueError)."""
     if isinstance(data, (bytes, bytearray)):
         try:
             text = bytes(data).decode("utf-8")
@@ -59,12 +75,14 @@ def loads_strict(data: bytes | str, *, what: str = "input") -> object:
         text = data
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
-                          parse_float=_finite_float)
+                          parse_float=_finite_float, parse_int=bounded_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
                          code="invalid_json") from None
     except RecursionError:
         raise InputError(f"{what} is nested too deeply", code="invalid_json") from None
+    except ValueError:  # a number the hooks above did not see; no input reaches here today
+        raise InputError(f"{what} holds a number that cannot be read", code="invalid_json") from None
 
 
 def loads_trusted(data: bytes | str) -> object:

@@ -40,7 +40,7 @@ REFUSAL_CODES = {
     "scope_not_permitted": "this source type may not write this scope type",
     "kind_not_permitted": "this source type may not write this kind",
     "evidence_required": "this source type needs source.evidence_hash",
-    "credential_detected": "the statement looks like a secret",
+    "credential_detected": "a stored field (statement, reason, ids, source, lists) looks like a secret",
     "transaction_conflict": "the transaction_id was used with a different envelope",
     "record_not_found": "no such record in the target scope",
     "key_already_active": "the memory_key already has an active record: use update",
@@ -48,5 +48,6 @@ REFUSAL_CODES = {
     "value_tombstoned": "the value was forgotten or rejected and may not come back",
     "invalid_transition": "the operation does not apply to the record's status",
     "invalid_valid_time": "the valid-time interval is empty or out of order",
+    "instant_out_of_range": "an instant's year, as written or in UTC, is outside 1000-9999",
     "invalid_target": "the target names the wrong things for this operation",
 }

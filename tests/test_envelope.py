@@ -8,6 +8,7 @@ import pytest
 
 from memory import envelope as envelope_module
 from memory.envelope import admit
+from memory.paths import SCHEMA_DIR
 from memory.errors import InputError, MemoryStoreError, RefusedError
 from memory.jsonio import dumps
 from memory.policy import load_policies
@@ -211,6 +212,35 @@ def test_valid_time_must_be_a_real_non_empty_interval(policy, valid, code):
     assert refusal(changed(good(), valid_time=valid), policy).code == code
 
 
+@pytest.mark.parametrize("field, instant", [
+    ("valid_time.from", "0999-01-01T00:00:00Z"),          # was stored as "999-01-01T00:00:00Z"
+    ("valid_time.from", "0001-01-01T00:00:00Z"),
+    ("valid_time.to", "0999-12-31T23:59:59Z"),
+    ("valid_time.from", "1000-01-01T00:30:00+01:00"),     # year 1000 as written, 999 in UTC
+    ("valid_time.to", "9999-12-31T23:59:59-01:00"),       # past the last UTC instant
+    ("source.observed_at", "0999-01-01T00:00:00Z"),
+    ("source.observed_at", "1000-01-01T00:00:00+00:01"),
+])
+def test_an_instant_outside_years_1000_to_9999_is_refused(policy, field, instant):
+    env = changed(good(), **{"valid_time": {"from": None, "to": None}, field: instant})
+    error = refusal(env, policy)
+    assert error.code == "instant_out_of_range" and error.exit_code == 3
+    assert field in error.message
+
+
+@pytest.mark.parametrize("instant", ["1000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1000-01-01T01:00:00+01:00"])
+def test_the_first_and_last_years_are_admitted(policy, instant):
+    admitted = admit(changed(good(), **{"valid_time": {"from": instant, "to": None}}), policy)
+    assert admitted.envelope["valid_time"]["from"][:4] in ("1000", "9999")
+
+
+def test_an_instant_out_of_range_writes_nothing(store):
+    before = snapshot(store.root)
+    result = store.mutate(add_env(STATEMENT, "user.old", "tx-old", valid_from="0999-01-01T00:00:00Z"))
+    assert result["error"]["code"] == "instant_out_of_range"
+    assert snapshot(store.root) == before
+
+
 def test_valid_time_is_compared_in_utc_not_as_spelled(policy):
     # 01:00+02:00 is 23:00Z the day before: 23:30Z is after it, though it sorts before as text
     valid = {"from": "2024-03-01T01:00:00+02:00", "to": "2024-02-29T23:30:00Z"}
@@ -287,6 +317,54 @@ def test_with_a_redacting_policy_the_credential_is_stored_redacted(tmp_path, mon
     assert API_KEY.encode() not in all_bytes(store.root)
 
 
+GITHUB_TOKEN = "ghp_" + "Zx81KqWmB2vLp09RtYh3NcD4" + "a1B2c3D4e5F6"
+STORED_FIELDS = ["transaction_id", "actor.id", "source.ref", "source.session", "source.speaker",
+                 "source.evidence_hash", "target.scope.key", "reason", "payload.statement"]
+STORED_LISTS = ["payload.aliases", "payload.tags", "payload.negative_triggers"]
+
+
+def _with_secret(field: str, secret: str) -> dict:
+    env = add_env("The user's GitHub account.", "user.github", "tx-g", kind="negative")
+    value = [f"see {secret}"] if field in STORED_LISTS else (
+        secret if field in ("transaction_id", "actor.id", "source.evidence_hash", "target.scope.key")
+        else f"from {secret}")
+    return changed(env, **{field: value})
+
+
+@pytest.mark.parametrize("field", STORED_FIELDS + STORED_LISTS)
+def test_a_credential_in_any_stored_field_is_refused_and_nothing_is_written(store, field):
+    before = snapshot(store.root)
+    result = store.mutate(_with_secret(field, GITHUB_TOKEN))
+    assert result["status"] == "refused" and result["error"]["code"] == "credential_detected"
+    assert field in result["error"]["message"]                # the field is named, the value never
+    assert GITHUB_TOKEN not in json.dumps(result)            # not even as the echoed transaction_id
+    assert snapshot(store.root) == before
+
+
+def test_a_real_evidence_hash_passes_the_screen(policy):
+    for evidence in ("sha256:" + hashlib.sha256(b"x").hexdigest(), hashlib.sha1(b"x").hexdigest(),
+                     "git:" + "0123456789abcdef" * 2 + "01234567"):
+        env = add_env("The project uses Python 3.11.", "project.python", "tx-1", source="repository_evidence",
+                      actor="agent", scope_type="project", evidence_hash=evidence)
+        assert admit(env, policy).credential_present is False
+
+
+@pytest.mark.parametrize("field", ["transaction_id", "actor.id", "source.evidence_hash", "source.session"])
+def test_a_redacting_policy_still_refuses_a_credential_outside_the_free_text(tmp_path, monkeypatch, field):
+    config = config_copy(tmp_path / "config")
+    policy_path = config / "mutation-policy.json"
+    policy_path.write_text(policy_path.read_text().replace('"action": "refuse"', '"action": "redact"'))
+    monkeypatch.setenv("MEMORY_CONFIG", str(config))
+    store = make_store(tmp_path / "redacting")
+    before = snapshot(store.root)
+    result = store.mutate(_with_secret(field, GITHUB_TOKEN))
+    assert result["error"]["code"] == "credential_detected"
+    assert snapshot(store.root) == before
+    # in the free text, the same policy redacts and stores
+    assert store.mutate(_with_secret("payload.tags", GITHUB_TOKEN))["status"] == "applied"
+    assert GITHUB_TOKEN.encode() not in all_bytes(store.root)
+
+
 def test_input_errors_and_refusals_share_the_result_shape(store):
     result = store.mutate(b"{not json")
     assert result == {"status": "refused", "transaction_id": None, "operation": None, "record_id": None,
@@ -323,3 +401,36 @@ def test_a_redacting_policy_redacts_the_reason_kept_by_an_erasure_audit(tmp_path
     store.mutate(by_id("erase", record_id, "tx-3", reason=f"asked, token {API_KEY}"))
     assert API_KEY.encode() not in all_bytes(store.root)
     assert b"[REDACTED:openai_key]" in (store.scope_dir(scope()) / "audit.jsonl").read_bytes()
+
+
+# -- which fields are screened --------------------------------------------------------
+
+def _caller_chosen_strings(node: dict, path: str = "") -> set[str]:
+    """Dotted paths of the schema's strings that are not an enum, a const, an instant or a record id."""
+    if "anyOf" in node:
+        return set().union(*(_caller_chosen_strings(branch, path) for branch in node["anyOf"]))
+    kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+    found = set()
+    if "object" in kinds:
+        for name, child in node.get("properties", {}).items():
+            found |= _caller_chosen_strings(child, f"{path}.{name}" if path else name)
+    if "array" in kinds:
+        found |= _caller_chosen_strings(node.get("items", {}), path)
+    pattern = node.get("pattern", "")
+    if "string" in kinds and "enum" not in node and "const" not in node \
+            and not pattern.startswith(("^\\d{4}-", "^mem_")):
+        found.add(path)
+    return found
+
+
+def test_the_screened_fields_are_every_caller_chosen_string_of_the_closed_schema(policy):
+    schema = json.loads((SCHEMA_DIR / "envelope.schema.json").read_text())
+    assert set(envelope_module._FREE_STRINGS + envelope_module._FREE_LISTS) == _caller_chosen_strings(schema)
+    # ... and the written-out extraction returns each of them from an envelope that fills them all
+    full = changed(add_env("s", "user.k", "tx", evidence_hash="e", payload_extra={
+        "aliases": ["a"], "tags": ["t"], "negative_triggers": ["n"]}),
+        **{"source.session": "se", "source.speaker": "sp", "source.ref": "r"})
+    admit(full, policy)  # it passes its schema
+    assert {name for name, _ in envelope_module._free_strings(full)} == _caller_chosen_strings(schema)
+    closed = json.dumps(schema).count('"additionalProperties": false')
+    assert closed == json.dumps(schema).count('"type": "object"')   # nothing unnamed can be stored

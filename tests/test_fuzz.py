@@ -448,7 +448,10 @@ def test_named_hostile_envelopes(policy):
         == "schema_violation"
     assert code_of(dumps(good(payload={"kind": "fact", "statement": "x" * 20000})), policy) == "statement_too_large"
     assert code_of(dumps(good(valid_time={"from": "9999-12-31T23:59:59-01:00", "to": None})), policy) \
-        == "invalid_valid_time"
+        == "instant_out_of_range"                             # past the last UTC instant
+    assert code_of(dumps(good(valid_time={"from": "0999-12-31T23:59:59Z", "to": None})), policy) \
+        == "instant_out_of_range"                             # was stored as "999-12-31T23:59:59Z"
+    assert code_of(valid.replace(b'"Berlin"', b"1" + b"0" * 4300), policy) == "invalid_json"   # 4,301 digits
     assert code_of(12345, policy) == "schema_violation"
     newline_key = good()
     newline_key["target"]["memory_key"] = "user.city\n"     # the schema's `$` alone would let it through

@@ -113,6 +113,8 @@ REFUSAL_CASES = [
      lambda ids: by_id("retire", ids["home"], "t", valid={"from": None, "to": "2021-08-31T23:59:59Z"})),
     ("invalid_valid_time-interval", "invalid_valid_time",
      lambda ids: add_env(S, "user.x", "t", valid_from="2024-01-02T00:00:00Z", valid_to="2024-01-01T00:00:00Z")),
+    ("instant_out_of_range", "instant_out_of_range",
+     lambda ids: add_env(S, "user.x", "t", valid_from="0999-01-01T00:00:00Z")),
     ("invalid_target", "invalid_target", lambda ids: changed(add_env(S, "user.x", "t"),
                                                              **{"target.record_id": ids["home"]})),
     ("invalid_target-episode-key", "invalid_target",

@@ -27,18 +27,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memory import envelope_builder
+# DatasetError is the error tree's (exit 8): the CLI answered this module's own class with exit 1
+from memory.errors import DatasetError, InputError
+from memory.jsonio import bounded_int
 
 ENVELOPE_SCHEMA_VERSION = envelope_builder.SCHEMA_VERSION
 IMPORTER_ACTOR = {"type": "importer", "id": "memory-import"}
-
-
-class DatasetError(ValueError):
-    """A dataset file that cannot be read as the format it claims to be.
-
-    Provisional home: the lead rebases this onto the project's error tree.
-    """
-
-    code = "dataset_invalid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +65,7 @@ def read_json(path: str | Path) -> Any:
     path = Path(path)
     try:
         raw = _read_bytes(path)
-        return json.loads(raw, object_pairs_hook=_reject_duplicate_keys)
+        return json.loads(raw, object_pairs_hook=_reject_duplicate_keys, parse_int=bounded_int)
     except (OSError, EOFError, zlib.error) as exc:
         raise DatasetError(f"{path.name}: cannot read ({exc.__class__.__name__}: {exc})") from exc
     except UnicodeDecodeError as exc:
@@ -80,6 +74,8 @@ def read_json(path: str | Path) -> Any:
         raise DatasetError(f"{path.name}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
     except _DuplicateKey as exc:
         raise DatasetError(f"{path.name}: duplicate JSON key {exc.args[0]!r}") from exc
+    except InputError as exc:  # an integer literal past 64 bits (4,301 digits was a bare ValueError)
+        raise DatasetError(f"{path.name}: {exc.message}") from None
 
 
 def _read_bytes(path: Path) -> bytes:

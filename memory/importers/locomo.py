@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from memory.clock import format_instant
 from memory.importers import DatasetError, Turn, item_label, read_json, require_list, require_str
 
 _SESSION_KEY = re.compile(r"session_(\d+)")
@@ -71,7 +72,7 @@ def parse_locomo_date(text: str) -> str:
             moment = _dt.datetime.strptime(cleaned, fmt)
         except ValueError:
             continue
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return format_instant(moment.replace(tzinfo=_dt.timezone.utc))  # years 1000-9999 only
     raise ValueError(f"not a LoCoMo session date: {text!r}")
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from memory.clock import format_instant
 from memory.importers import DatasetError, Turn, item_label, read_json, require_str
 
 _LME_DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
@@ -72,7 +73,7 @@ def load_longmemeval(path: str | Path) -> list[Question]:
 def parse_longmemeval_date(text: str) -> str:
     """``"2023/05/30 (Tue) 23:40"`` -> ``"2023-05-30T23:40:00Z"`` (ValueError if not that shape)."""
     moment = _dt.datetime.strptime(" ".join(str(text).split()), _LME_DATE_FORMAT)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_instant(moment.replace(tzinfo=_dt.timezone.utc))  # years 1000-9999 only
 
 
 def _question(index: int, item: Any) -> Question:
