@@ -122,7 +122,10 @@ def test_a_real_sigint_during_apply_exits_130_and_what_was_printed_is_on_disk(tm
                             for i in range(20000)))
     process = subprocess.Popen([sys.executable, "-m", "memory.cli", "--store", str(store.root), "apply", str(path),
                                 "--batch-size", "1"], cwd=str(PROJECT_ROOT), env=cli_env(NOW),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               # a job started in the background by a non-interactive shell inherits
+                               # SIGINT ignored, and Python then never raises KeyboardInterrupt
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = process.stdout.readline()          # it is applying: interrupt it now
     process.send_signal(signal.SIGINT)
     rest, stderr = process.communicate(timeout=120)
