@@ -614,16 +614,31 @@ def benchmark_gold(ctx, case_paths, gates_path, html, as_json):
 def _dataset_command(dataset: str):
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     @click.option("--limit", default=None, type=click.IntRange(1, 1000), help="Evidence items per question.")
+    @click.option("--half", default="all", type=click.Choice(["all", "dev", "test"]),
+                  help="Only the dev (tuned on) or test (reported only) half; the report has both halves either way.")
+    @click.option("--gates", "gates_path", type=click.Path(exists=True, dir_okay=False), default=None,
+                  help="Gates file (default config/benchmark-gates.json).")
     @click.option("--html", default=None, type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
     @json_option
     @click.pass_context
     @_run()
-    def command(ctx, path, limit, html, as_json):
+    def command(ctx, path, limit, half, gates_path, html, as_json):
+        from .benchmark.gold import check_gates
         from .benchmark.runner import run_dataset
+        from .jsonio import read_json_file
+        from .paths import config_dir
         with _progress(0, f"{dataset}") as bar:
-            report = run_dataset(dataset, Path(path), limit=limit,
+            report = run_dataset(dataset, Path(path), limit=limit, half=half,
                                  query_progress=lambda done, total: (setattr(bar, "length", total), bar.update(1)))
+        gates = read_json_file(Path(gates_path) if gates_path else config_dir() / "benchmark-gates.json", what="gates")
+        failed = check_gates(report, gates)
+        report["gates"] = {"passed": not failed, "failed": failed}
         _write_reports(report, html, as_json)
+        if failed:
+            from .errors import GateError
+            if not as_json:
+                click.echo("gate(s) failed: " + "; ".join(failed), err=True)
+            sys.exit(GateError.exit_code)
     command.__doc__ = (f"Import the {dataset} file into a scratch store, query every question, and score "
                        f"retrieval against the gold evidence, beside the BM25 and ReFind-style baselines.\n\n"
                        f"    \b\n    Example:\n      memory benchmark {dataset} "

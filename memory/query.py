@@ -113,12 +113,15 @@ def _evidence_item(match: decide_mod.Match) -> dict:
     record = match.record
     source = record["source"]
     return {"id": record["id"], "revision": record["revision"], "kind": record["kind"],
-            "status": record["status"], "statement": record["statement"], "score": round(match.score, 4),
+            "status": record["status"], "statement": record["statement"], "score": round(match.rank_score, 6),
             "memory_key": record["memory_key"], "valid_time": record["valid_time"],
             "recorded_time": record["recorded_time"],
             "source": {"type": source["type"], "ref": source.get("ref"), "session": source.get("session"),
                        "speaker": source.get("speaker")},
-            "context": match.context}
+            "context": match.context + [{"id": link["id"], "statement": link["statement"],
+                                         "source": {"ref": link["source"].get("ref")},
+                                         "valid_time": link["valid_time"], "status": link["status"],
+                                         "link": "memory_key_slot"} for link in match.chain]}
 
 
 @dataclass
@@ -158,11 +161,14 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evalu
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
-        for candidate in result.candidates:
-            matches.append((view, decide_mod.Match(view.records[candidate.record_id], candidate.score,
-                                                   candidate.fused, candidate.coverage,
-                                                   view.created[candidate.record_id],
-                                                   support=supports(candidate.record_id))))
+        found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
+                                  candidate.coverage, view.created[candidate.record_id],
+                                  support=supports(candidate.record_id))
+                 for candidate in result.candidates]
+        if retrieval.feature("follow_supersession"):
+            found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
+                                                   as_of=as_of, now=now, policy=store.policies.forgetting)
+        matches += [(view, match) for match in found]
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],

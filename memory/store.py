@@ -281,6 +281,8 @@ class Store:
             if plan.erase_record_ids or plan.erase_scope:
                 staged.commit()
                 self._erase(scope, plan, admitted, state)
+                if plan.revisions:  # the records a dispute left behind (lifecycle._erase_plan)
+                    self.append_lines(scope, plan.revisions)
                 staged.forget(scope)
                 return result_for(envelope, "applied", plan.record_id, None)
             staged.add(scope, plan.revisions)

@@ -54,16 +54,23 @@ def engine_search(store: Store, limit: int):
 
 
 def run_dataset(kind: str, path: Path, *, limit: int | None = None, store_dir: Path | None = None,
-                import_progress=None, query_progress=None) -> dict:
+                import_progress=None, query_progress=None, half: str = "all") -> dict:
+    """``half``: "dev", "test" or "all" (``datasets.half_of``): only that half is imported and asked."""
     items = load_dataset(kind, path)
+    if half != "all":
+        from .datasets import locomo_halves, longmemeval_halves
+        halves = locomo_halves(items) if kind == "locomo" else longmemeval_halves(items)
+        imported_items = [item for item in items if halves[item.scope_key] == half]
+    else:
+        imported_items = items
     limit = limit or (20 if kind == "locomo" else 50)
     with tempfile.TemporaryDirectory(prefix=f"memory-{kind}-") as scratch:
         # the import happens "after" every session: recorded time must not precede valid time
         clock = FixedClock("2100-01-01T00:00:00Z")
         store = Store.create(Path(store_dir or scratch) / "store", clock=clock)
-        imported = import_items(store, items, progress=import_progress)
+        imported = import_items(store, imported_items, progress=import_progress)
         evaluate = evaluate_locomo if kind == "locomo" else evaluate_longmemeval
-        report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress)
+        report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress, half=half)
     report["import"] = imported
     report["dataset_file"] = Path(path).name
     return report
