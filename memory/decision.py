@@ -195,6 +195,15 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
                     evidence)
 
 
+def confidence(eligible: list[Match], support_ratio: float) -> float:
+    """The best support among the eligible matches that may be evidence, or 0 when it is
+    contested (``_uncontested``): ``decide`` answers (blockers aside) when it reaches min_coverage."""
+    evidence = [m for m in eligible if m.support != 0]
+    if not evidence or not _uncontested(eligible, support_ratio):
+        return 0.0
+    return max((m.coverage if m.support is None else m.support) for m in evidence)
+
+
 def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
     if support_ratio <= 0:
         return True

@@ -101,6 +101,21 @@ class SearchSpace:
             known = self.memo("covers_index")["index"] = (self.index, covers)
         return known[1]
 
+    def plain_index(self):
+        """BM25 Okapi (k1 1.5, b 0.75: rank-bm25's defaults) over each record's "speaker: statement"
+        alone — no date, key or alias field, no neighbours: the plainest search (built once per
+        view, on first use)."""
+        found = self._memo.get("plain_index")
+        if found is None:
+            from .retrieval.bm25 import BM25Index
+            found = BM25Index(k1=1.5, b=0.75, epsilon=0.25)
+            for record_id, record in self.records.items():
+                speaker = (record.get("source") or {}).get("speaker")
+                text = f"{speaker}: {record['statement']}" if speaker else record["statement"]
+                found.add(record_id, tokenize(text))
+            self._memo["plain_index"] = found
+        return found
+
     def idf(self, term: str) -> float:
         return self.index.idf(term)
 
@@ -405,6 +420,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
 # "which airline", "Mira's cat"); auxiliaries that put the main verb last ("when does my visa expire?")
 _KEY_PHRASE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|[^\W_][\w-]*'s)\s+"
                          r"(?=((?:[^\W\d_][\w'-]*[?.!,;:]*\s*){1,3}))")
+# a bare object closing the question ("Am I allergic to wasp stings?")
+_LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\W\d_][\w'-]*\s*){1,2}[?.!]*\s*$))")
 _AUX_FIRST = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
 
 
@@ -415,7 +432,11 @@ def key_terms(question: str, caller: str = "") -> list[str]:
     text = question.replace("\u2019", "'")
     aux = _AUX_FIRST.match(text)
     found: list[str] = []
-    for hit in _KEY_PHRASE.finditer(text):
+    hits = list(_KEY_PHRASE.finditer(text))
+    last = _LAST_OBJECT.search(text)
+    if last and not any(h.start() <= last.start(1) < h.end() + len(h.group(1)) for h in hits):
+        hits.append(last)
+    for hit in hits:
         words = []
         for word in hit.group(1).split():
             bare = word.strip("?.!,;:")
@@ -424,13 +445,12 @@ def key_terms(question: str, caller: str = "") -> list[str]:
             words.append(bare)
             if bare != word:
                 break
-        if hit.group(0).split()[0].lower() in ("which", "what", "whose"):
-            words = words[:1]  # "which bank holds ...": the noun, then the verb
-        # "does my visa expire?": the phrase right after the auxiliary ends with the main verb
+        # the noun right after the determiner; the rest of the phrase only when it ends the
+        # question and no auxiliary puts a verb there ("my blood type?" but not "my visa expire?")
         right_after_aux = aux is not None and not text[aux.end():hit.start()].strip()
         ends_question = bool(words) and text.rstrip(" ?.!").endswith(words[-1])
-        if right_after_aux and ends_question and len(words) > 1:
-            words = words[:-1]
+        if not ends_question or right_after_aux or hit.group(0).split()[0].lower() in ("which", "what", "whose"):
+            words = words[:1]
         found += tokenize(" ".join(words))
     own = set(tokenize(caller)) | _OWNER_WORDS
     return [t for t in dict.fromkeys(found)
@@ -440,7 +460,7 @@ def key_terms(question: str, caller: str = "") -> list[str]:
 # nouns that say when, not what ("at the end of 2023", "last autumn", "the next morning")
 _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days week weeks weekend month months year "
                     "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
-                    "season moment now")
+                    "season moment now mid early late")
 _WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
 
 
@@ -687,8 +707,7 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     budget = settings["max_steps"]
     terms = tokenize(question)
     steps: list[dict] = []
-    if features("neighbour_scoring"):
-        space.neighbour_weight = settings.get("neighbour_weight", 0.0)
+    space.neighbour_weight = settings.get("neighbour_weight", 0.0)  # 0: off
     if not terms:
         return PlanResult([], terms, [{"action": "finish", "why": "the question has no searchable terms"}])
 
@@ -720,6 +739,14 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         if extra:
             rankings.append(search("feedback", terms + extra))
     fused = _rrf(rankings, k)
+    plain_weight = settings.get("plain_weight", 0.0)
+    if plain_weight > 0:
+        # plain BM25 of the question over single records (no neighbour smoothing): the plainest
+        # search, fused with enough weight that the planner does not fall below it
+        plain = space.plain_index().scores(terms)
+        for rank, (record_id, _) in enumerate(_best(plain, per_search), 1):
+            fused[record_id] += plain_weight / (k + rank)
+        steps.append({"action": "search", "kind": "plain", "terms": terms, "hits": min(len(plain), per_search)})
     if features("dense_search") and len(steps) < budget:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
@@ -727,6 +754,14 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("session_fusion"):
         for record_id, bonus in _session_bonus(space, first, k).items():
             fused[record_id] += bonus
+    full_weight = settings.get("full_match_weight", 0.0)
+    if full_weight > 0:
+        # a record holding every content word of the question ranks above one holding a subset
+        # ("Choir meets in the church hall" over "Our choir sings Bach" for "Where does my choir meet?")
+        wanted = set(_coverage_terms(question, caller, settings)[0])
+        for record_id in fused:
+            if wanted <= space.term_set(record_id):
+                fused[record_id] += full_weight
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]

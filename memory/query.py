@@ -173,8 +173,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None) -> _Evalu
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
-                                support_ratio=(retrieval.decision.get("support_ratio", 0.0)
-                                               if retrieval.feature("subject_contrast") else 0.0),
+                                support_ratio=retrieval.decision.get("support_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps)
 
@@ -214,6 +213,21 @@ def search_eligible(store: Store, request: QueryRequest) -> list[dict]:
     """
     evaluation = _evaluate(store, request)
     return _with_context(store, evaluation, evaluation.verdict.eligible[:request.limit])
+
+
+def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, float]:
+    """For the benchmarks: the eligible matches ranked (``search_eligible``), the answer's
+    knowledge state and reason (``run_query``), and the answer's confidence — the best
+    support among the eligible matches (0 when a record about someone else contests it,
+    ``decision.support_ratio``): the query abstains when it is below ``decision.min_coverage``,
+    so sweeping that threshold over the confidences gives the abstention curve."""
+    evaluation = _evaluate(store, request)
+    verdict = evaluation.verdict
+    decision = store.policies.retrieval.decision
+    ratio = decision.get("support_ratio", 0.0)
+    confidence = decide_mod.confidence(verdict.eligible, ratio)
+    answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
+    return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 
 
 def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport, as_of: str | None = None):

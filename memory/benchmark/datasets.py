@@ -89,6 +89,7 @@ class SearchOutcome:
     ranked_refs: list[str]
     context_refs: list[list[str]] = field(default_factory=list)
     abstained: bool = False
+    confidence: float | None = None   # the answer's confidence (ours only): the abstention curve
 
 
 Search = Callable[[str, str, str | None], SearchOutcome]
@@ -129,7 +130,8 @@ def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, qu
 
 def _truncated(outcome: SearchOutcome, limit: int) -> SearchOutcome:
     # Every system is judged on the same number of results, whatever its own default.
-    return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained)
+    return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained,
+                         outcome.confidence)
 
 
 # --- LoCoMo -----------------------------------------------------------------------
@@ -187,6 +189,7 @@ def _locomo_row(category: int, gold: list[str], outcome: SearchOutcome) -> dict:
         "scored": bool(scored_gold),
         "should_abstain": adversarial,
         "abstained": outcome.abstained,
+        "confidence": outcome.confidence,
         "scores": _ranking_scores(outcome.ranked_refs, scored_gold),
         "with_context": _ranking_scores(groups, scored_gold),
     }
@@ -303,6 +306,7 @@ def _lme_row(item: Question, outcome: SearchOutcome) -> dict:
         "scored": bool(gold_sessions),
         "should_abstain": item.is_abstention,
         "abstained": outcome.abstained,
+        "confidence": outcome.confidence,
         "scores": scores,
         "sessions": sessions,
     }
@@ -349,12 +353,16 @@ def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_
         if half in ("all", name):
             kept = {system: [row for row in system_rows if row.get("half") == name] for system, system_rows in rows.items()}
             halves[name] = {"questions": len(kept[OURS]), "metrics": _summary(kept[OURS]),
+                            "abstention_curve": abstention_curve(kept[OURS]),
                             "baselines": {system: {"metrics": _summary(r)} for system, r in kept.items() if system != OURS}}
+    dev_curve = halves.get("dev", {}).get("abstention_curve", [])
     return {
         "dataset": dataset,
         "questions": questions,
         "half": half,
         "halves": halves,
+        "abstention_curve": abstention_curve(rows[OURS]),
+        "abstention_operating_point": {"chosen_on": "dev", "point": operating_point(dev_curve) if dev_curve else None},
         "metrics": ours["metrics"],
         "by_category": ours["by_category"],
         "baselines": systems,
@@ -394,7 +402,47 @@ def _summary(rows: list[dict]) -> dict:
     summary |= {key: _round(value) for key, value in abstention.items()}
     summary["false_abstentions"] = false_abstentions
     summary["false_abstention_rate"] = _round(false_abstentions / len(answerable)) if answerable else None
+    # the figures a user of the answer sees: an UNKNOWN returns no evidence, a miss everywhere
+    summary["answered"] = _means({key: (0.0 if row["abstained"] and value is not None else value)
+                                  for key, value in row["scores"].items()} for row in rows)
     return summary
+
+
+CURVE_THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(21))
+
+
+def abstention_curve(rows: list[dict]) -> list[dict]:
+    """Abstention precision, recall and false-abstention rate if the answer abstained whenever its
+    confidence (``SearchOutcome.confidence``) is below each threshold (the decision's
+    ``min_coverage``); rows without a confidence (the baselines) give an empty curve."""
+    rows = [row for row in rows if row.get("confidence") is not None]
+    if not rows:
+        return []
+    should = sum(1 for row in rows if row["should_abstain"])
+    answerable = len(rows) - should
+    curve = []
+    for threshold in CURVE_THRESHOLDS:
+        predicted = [row for row in rows if row["confidence"] < threshold]
+        right = sum(1 for row in predicted if row["should_abstain"])
+        curve.append({"threshold": threshold, "abstained": len(predicted),
+                      "precision": _round(right / len(predicted)) if predicted else None,
+                      "recall": _round(right / should) if should else None,
+                      "false_abstention_rate": _round((len(predicted) - right) / answerable) if answerable else None})
+    return curve
+
+
+def operating_point(curve: list[dict], *, precision: float = 0.90, false_abstention: float = 0.05) -> dict | None:
+    """The threshold with the best recall among those with precision >= ``precision`` and
+    false abstentions <= ``false_abstention``; failing that, the best recall within the
+    false-abstention limit alone (the target is then not met). Chosen on the dev half only."""
+    allowed = [p for p in curve if p["false_abstention_rate"] is not None and p["false_abstention_rate"] <= false_abstention
+               and p["recall"] is not None]
+    meeting = [p for p in allowed if p["precision"] is not None and p["precision"] >= precision]
+    pool = meeting or allowed
+    if not pool:
+        return None
+    best = max(pool, key=lambda p: (p["recall"], -p["threshold"]))
+    return dict(best, meets_target=bool(meeting))
 
 
 def _means(score_dicts: Iterable[dict[str, float | None]]) -> dict[str, float | None]:

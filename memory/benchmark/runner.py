@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..clock import FixedClock
 from ..importers import turn_envelopes
-from ..query import QueryRequest, run_query
+from ..query import QueryRequest, retrieve
 from ..store import Store
 from .datasets import SearchOutcome, evaluate_locomo, evaluate_longmemeval
 
@@ -45,11 +45,13 @@ def engine_search(store: Store, limit: int):
     def search(scope_user: str, question: str, as_of: str | None) -> SearchOutcome:
         if as_of is not None:
             store.clock.set(as_of)
-        result = run_query(store, QueryRequest(text=question, user=scope_user, as_of=as_of, limit=limit))
-        evidence = result["evidence"]
+        # retrieval is scored on the ranking a retrieval caller gets (``search_eligible``), as the
+        # baselines' are; abstention on the answer (``run_query``), and over its threshold
+        evidence, answer, confidence = retrieve(store, QueryRequest(text=question, user=scope_user, as_of=as_of,
+                                                                    limit=limit))
         return SearchOutcome(ranked_refs=[e["source"]["ref"] for e in evidence],
                              context_refs=[[c["source"]["ref"] for c in e["context"]] for e in evidence],
-                             abstained=result["knowledge_state"] == "UNKNOWN")
+                             abstained=answer["knowledge_state"] == "UNKNOWN", confidence=confidence)
     return search
 
 
