@@ -162,7 +162,9 @@ class Decision:
     missing_conditions: list[str]
     evidence: list[Match]
     blocked: list[tuple[Match, str]]
-    eligible: list[Match] = field(default_factory=list)   # every match that may answer, sufficient or not
+    # every match that may be shown (not blocked), sufficient or not, about the subject or not, in
+    # rank order: what a retrieval caller gets (``query.search_eligible``)
+    eligible: list[Match] = field(default_factory=list)
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
@@ -173,11 +175,14 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
     the best coverage: when a record about someone else covers the question far better than
     anything about its subject, the question is most likely about the wrong person."""
-    answering, blocked = [], []
+    answering, blocked, eligible = [], [], []
     for match in matches:
-        if match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0:
-            continue
+        weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
         why = blocker(match.record, match.created_at, match.valid_at or as_of, now, policy)
+        if why is None:
+            eligible.append(match)  # what a retrieval caller may see, in rank order
+        if weak:
+            continue
         if why:
             if match.sufficient(min_coverage):
                 blocked.append((match, why))
@@ -189,17 +194,18 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
-                        evidence, blocked, evidence)
+                        evidence, blocked, eligible)
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
-                    evidence)
+                    eligible)
 
 
 def confidence(eligible: list[Match], support_ratio: float) -> float:
     """The best support among the eligible matches that may be evidence, or 0 when it is
     contested (``_uncontested``): ``decide`` answers (blockers aside) when it reaches min_coverage."""
-    evidence = [m for m in eligible if m.support != 0]
-    if not evidence or not _uncontested(eligible, support_ratio):
+    matching = [m for m in eligible if m.coverage > 0]
+    evidence = [m for m in matching if m.support != 0]
+    if not evidence or not _uncontested(matching, support_ratio):
         return 0.0
     return max((m.coverage if m.support is None else m.support) for m in evidence)
 

@@ -101,21 +101,6 @@ class SearchSpace:
             known = self.memo("covers_index")["index"] = (self.index, covers)
         return known[1]
 
-    def plain_index(self):
-        """BM25 Okapi (k1 1.5, b 0.75: rank-bm25's defaults) over each record's "speaker: statement"
-        alone — no date, key or alias field, no neighbours: the plainest search (built once per
-        view, on first use)."""
-        found = self._memo.get("plain_index")
-        if found is None:
-            from .retrieval.bm25 import BM25Index
-            found = BM25Index(k1=1.5, b=0.75, epsilon=0.25)
-            for record_id, record in self.records.items():
-                speaker = (record.get("source") or {}).get("speaker")
-                text = f"{speaker}: {record['statement']}" if speaker else record["statement"]
-                found.add(record_id, tokenize(text))
-            self._memo["plain_index"] = found
-        return found
-
     def idf(self, term: str) -> float:
         return self.index.idf(term)
 
@@ -739,14 +724,6 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         if extra:
             rankings.append(search("feedback", terms + extra))
     fused = _rrf(rankings, k)
-    plain_weight = settings.get("plain_weight", 0.0)
-    if plain_weight > 0:
-        # plain BM25 of the question over single records (no neighbour smoothing): the plainest
-        # search, fused with enough weight that the planner does not fall below it
-        plain = space.plain_index().scores(terms)
-        for rank, (record_id, _) in enumerate(_best(plain, per_search), 1):
-            fused[record_id] += plain_weight / (k + rank)
-        steps.append({"action": "search", "kind": "plain", "terms": terms, "hits": min(len(plain), per_search)})
     if features("dense_search") and len(steps) < budget:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
