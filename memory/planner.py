@@ -731,14 +731,6 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("session_fusion"):
         for record_id, bonus in _session_bonus(space, first, k).items():
             fused[record_id] += bonus
-    full_weight = settings.get("full_match_weight", 0.0)
-    if full_weight > 0:
-        # a record holding every content word of the question ranks above one holding a subset
-        # ("Choir meets in the church hall" over "Our choir sings Bach" for "Where does my choir meet?")
-        wanted = set(_coverage_terms(question, caller, settings)[0])
-        for record_id in fused:
-            if wanted <= space.term_set(record_id):
-                fused[record_id] += full_weight
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]

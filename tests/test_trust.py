@@ -102,20 +102,9 @@ def test_a_negative_supports_only_a_question_about_what_it_negates(tmp_path):
     assert support(space, "Does Xena smoke?", *ALL)["smoke"] > 0.2
 
 
-# -- class 6: the record holding every content word ranks first -----------------------------------
-
-def test_the_record_holding_every_question_word_ranks_above_a_subset(tmp_path):
-    records = [turn(f"f{i}", "Ann", f"filler chat number {i} about weather and meetings") for i in range(6)] + [
-        turn("sings", "Ann", "our choir sings Bach, the choir choir choir is great", session="s2"),
-        turn("meets", "Ann", "the choir meets in the church hall on Fridays after work once the youth club and "
-                             "the toddler group have left the building", session="s3")]
-    space = space_of(records, tmp_path)
-
-    def first(weight):
-        settings = dict(SETTINGS, full_match_weight=weight)
-        return planner.plan(space, "Where does my choir meet?", settings, features(*ALL)).candidates[0].record_id
-    assert first(0.0) == "sings"
-    assert first(0.05) == "meets"
+# -- class 6: no mechanism kept. ``planner.full_match_weight`` (a bonus for the record holding every
+# content word) ranked a constructed case right but did not pay on the test halves (LoCoMo test MRR
+# 0.6012 -> 0.5991; LongMemEval and the gold cases unchanged): removed (retrieval-ablation.md).
 
 
 # -- class 3: supersession chains answer with the link valid when asked -----------------------------
@@ -218,3 +207,36 @@ def test_trust_dev_cases_answer_without_citing_a_forbidden_record():
              if o.knowledge_state not in (None, "UNKNOWN") and set(o.ranked) & set(o.case["expect"]["forbidden"])]
     assert cited == []
     assert json.dumps([o.failure for o in outcomes if o.failure]) == "[]"
+
+
+# -- the benchmark side: halves, the abstention curve, the floor gate ---------------------------
+
+def test_halves_are_a_fixed_balanced_rule_by_stratum():
+    from memory.benchmark.datasets import half_of
+    items = [(f"q{i}", "abs" if i % 10 == 0 else "plain") for i in range(40)]
+    halves = half_of(items, lambda item: item[0], lambda item: item[1])
+    assert halves == half_of(list(reversed(items)), lambda item: item[0], lambda item: item[1])  # order-free
+    for stratum in ("abs", "plain"):
+        named = [halves[i] for i, s in items if s == stratum]
+        assert abs(named.count("dev") - named.count("test")) <= 1
+
+
+def test_the_abstention_curve_and_the_dev_operating_point():
+    from memory.benchmark.datasets import abstention_curve, operating_point
+    rows = ([{"should_abstain": True, "confidence": 0.05}] * 6 + [{"should_abstain": True, "confidence": 0.5}] * 4
+            + [{"should_abstain": False, "confidence": 0.6}] * 40)
+    curve = {p["threshold"]: p for p in abstention_curve(rows)}
+    assert curve[0.1] == {"threshold": 0.1, "abstained": 6, "precision": 1.0, "recall": 0.6,
+                          "false_abstention_rate": 0.0}
+    assert curve[0.65]["false_abstention_rate"] == 1.0
+    point = operating_point(list(curve.values()))
+    assert point["meets_target"] and point["recall"] == 1.0 and point["threshold"] == 0.55
+
+
+def test_a_floor_gate_compares_with_the_baseline_in_the_same_report():
+    from memory.benchmark.gold import check_gates
+    report = {"dataset": "locomo", "metrics": {"mrr": 0.5}, "baselines": {"bm25_turns": {"metrics": {"mrr": 0.6}}}}
+    gate = {"dataset": "locomo", "metric": "mrr", "comparison": ">=", "threshold": 0, "against": "bm25_turns"}
+    assert check_gates(report, [gate]) == ["mrr >= bm25_turns (0.6): got 0.5"]
+    report["metrics"]["mrr"] = 0.6
+    assert check_gates(report, [gate]) == []

@@ -441,7 +441,7 @@ def operating_point(curve: list[dict], *, precision: float = 0.90, false_abstent
     pool = meeting or allowed
     if not pool:
         return None
-    best = max(pool, key=lambda p: (p["recall"], -p["threshold"]))
+    best = max(pool, key=lambda p: (p["recall"], p["precision"] or 0.0, -p["threshold"]))
     return dict(best, meets_target=bool(meeting))
 
 
