@@ -121,10 +121,11 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             (instant if chosen is answering[-1] else chosen["valid_time"]["from"])
         if chosen["id"] == record["id"]:
             if valid_at:
-                match.valid_at = valid_at
-            match.chain = [link for link in links if link["id"] != record["id"]]
+                match.valid_at = valid_at  # it answers itself: no chain to show
             continue
         previous = added.get(chosen["id"]) or present.get(chosen["id"])
+        if chosen["id"] in present and _strength(present[chosen["id"]])[0] >= _strength(match)[0]:
+            continue  # the successor answers the question by itself: nothing to borrow, no chain
         if previous is None or _strength(previous) < _strength(match):
             successor = Match(chosen, match.score, match.rank_score, match.coverage, created[chosen["id"]],
                               support=match.support, valid_at=valid_at,

@@ -113,15 +113,13 @@ def _evidence_item(match: decide_mod.Match) -> dict:
     record = match.record
     source = record["source"]
     return {"id": record["id"], "revision": record["revision"], "kind": record["kind"],
-            "status": record["status"], "statement": record["statement"], "score": round(match.rank_score, 6),
+            "status": record["status"], "statement": record["statement"], "score": round(match.rank_score, 4),
             "memory_key": record["memory_key"], "valid_time": record["valid_time"],
             "recorded_time": record["recorded_time"],
             "source": {"type": source["type"], "ref": source.get("ref"), "session": source.get("session"),
                        "speaker": source.get("speaker")},
             "context": match.context + [{"id": link["id"], "statement": link["statement"],
-                                         "source": {"ref": link["source"].get("ref")},
-                                         "valid_time": link["valid_time"], "status": link["status"],
-                                         "link": "memory_key_slot"} for link in match.chain]}
+                                         "source": {"ref": link["source"].get("ref")}} for link in match.chain]}
 
 
 @dataclass

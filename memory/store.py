@@ -283,6 +283,8 @@ class Store:
                 self._erase(scope, plan, admitted, state)
                 if plan.revisions:  # the records a dispute left behind (lifecycle._erase_plan)
                     self.append_lines(scope, plan.revisions)
+                    self.drop_derived(scope)
+                    self.write_manifest(self.scope_dir(scope))
                 staged.forget(scope)
                 return result_for(envelope, "applied", plan.record_id, None)
             staged.add(scope, plan.revisions)

@@ -50,7 +50,7 @@ class FakeEncoder:
 
 
 SETTINGS = {"candidates_per_search": 50, "rrf_k": 60, "max_steps": 6, "context_window": 2,
-            "unseen_entity_weight": 4, "speaker_weight": 1, "neighbour_weight": 0.5, "dense_weight": 1.0}
+            "unseen_entity_weight": 4, "speaker_weight": 1, "neighbour_weight": 0.0, "dense_weight": 1.0}
 
 
 def turn(ref: str, text: str, speaker: str = "Ann") -> dict:
