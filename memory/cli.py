@@ -635,11 +635,15 @@ def benchmark_gold(ctx, case_paths, gates_path, html, as_json):
         sys.exit(GateError.exit_code)
 
 
-def _gold_verdict(report: dict) -> str:
-    """What a person needs after the table: did the gates pass, and which cases failed and why."""
+def _gates_verdict(report: dict) -> str:
     gates = report["gates"]
     lines = ["gates: passed" if gates["passed"] else f"gates: FAILED ({len(gates['failed'])})"]
-    lines += [f"  gate failed: {failure}" for failure in gates["failed"]]
+    return "\n".join(lines + [f"  gate failed: {failure}" for failure in gates["failed"]])
+
+
+def _gold_verdict(report: dict) -> str:
+    """What a person needs after the table: did the gates pass, and which cases failed and why."""
+    lines = [_gates_verdict(report)]
     failures = report.get("failures", [])
     lines.append(f"cases failed: {len(failures)} of {report['questions']}")
     lines += [f"  {f['case_id']} [{f['category']}]: {f['why']}" for f in failures]
@@ -649,6 +653,10 @@ def _gold_verdict(report: dict) -> str:
 def _dataset_command(dataset: str):
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     @click.option("--limit", default=None, type=click.IntRange(1, 1000), help="Evidence items per question.")
+    @click.option("--half", default="all", type=click.Choice(["all", "dev", "test"]),
+                  help="Only the dev (tuned on) or test (reported only) half; the report has both halves either way.")
+    @click.option("--gates", "gates_path", type=click.Path(exists=True, dir_okay=False), default=None,
+                  help="Gates file (default config/benchmark-gates.json).")
     @click.option("--html", default=None, type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
     @click.option("--via-http", "url", default=None, metavar="URL",
                   help="Drive a running `memory serve` at URL as the leaderboard's evaluator does (adds, then "
@@ -658,10 +666,10 @@ def _dataset_command(dataset: str):
     @json_option
     @click.pass_context
     @_run()
-    def command(ctx, path, limit, html, url, token, as_json):
+    def command(ctx, path, limit, half, gates_path, html, url, token, as_json):
         if url is None:
             with _progress(0, f"{dataset} questions asked") as advance:
-                report = api.benchmark_dataset(dataset, path, limit=limit,
+                report = api.benchmark_dataset(dataset, path, limit=limit, half=half, gates_path=gates_path,
                                                query_progress=lambda done, total: advance(1, total))
         else:
             asked = f"{dataset} questions asked through {url}"
@@ -669,7 +677,9 @@ def _dataset_command(dataset: str):
                 report = api.benchmark_via_http(dataset, path, url, token=token, limit=limit,
                                                 add_progress=lambda done, total: advance(1, total),
                                                 query_progress=lambda done, total: advance(1, total, asked))
-        _write_reports(report, html, as_json)
+        _write_reports(report, html, as_json, _gates_verdict if "gates" in report else None)
+        if report.get("gates", {}).get("failed"):
+            sys.exit(GateError.exit_code)
     sample = ("../shared/data/locomo/locomo5_dev.json" if dataset == "locomo"
               else "../shared/data/longmemeval/longmemeval_s_dev100.json.gz")
     command.__doc__ = (f"Import the {dataset} file into a scratch store, query every question, and score "

@@ -9,6 +9,7 @@ conditions that would have allowed an answer.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .clock import add_days
@@ -35,6 +36,8 @@ class Match:
     created_at: str
     context: list = field(default_factory=list)
     support: float | None = None  # how far it alone supports an answer (None: its coverage)
+    valid_at: str | None = None   # the instant its validity is judged at, when not the query's as-of
+    chain: list = field(default_factory=list)   # the other links of its memory_key slot, shown as context
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated)."""
@@ -61,6 +64,98 @@ def blocker(record: dict, created_at: str, as_of: str, now: str, policy: Forgett
     return None
 
 
+_YEAR = re.compile(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+_FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then)\b")
+
+
+def question_instant(question: str, as_of: str) -> tuple[str, bool]:
+    """When a question asks about: the end of the year it names ("in 2021"), if before
+    ``as_of``; else ``as_of``. The flag says whether it asks about the value before the one
+    valid then ("used to", "previously")."""
+    years = _YEAR.findall(question)
+    instant = as_of
+    if years:
+        end = f"{max(years)}-12-31T23:59:59Z"
+        instant = min(end, as_of)
+    return instant, bool(_FORMERLY.search(question))
+
+
+def follow_supersession(matches: list[Match], records: dict[str, dict], created: dict[str, str], *,
+                        question: str, as_of: str, now: str, policy: ForgettingPolicy) -> list[Match]:
+    """A match on a record of a memory_key slot (or a supersession chain) answers with the link
+    of that slot valid when the question asks about (``question_instant``): the successor of a
+    retired record, through any number of updates (A -> B -> C answers C), or the link valid in
+    the year the question names. The matched record keeps its place (it stays blocked, or
+    answers if it is that link); the link it leads to is added with the match's scores and
+    the other links as ``chain``. ``records``: every record of the scope (a view)."""
+    instant, before = question_instant(question, as_of)
+    slots: dict | None = None
+    added: dict[str, Match] = {}
+    present = {m.record["id"]: m for m in matches}
+    for match in matches:
+        record = match.record
+        if record["kind"] == "episode" or not (record["memory_key"] or record["supersession"]["supersedes"]
+                                               or record["supersession"]["superseded_by"]):
+            continue
+        if slots is None:
+            slots = {}
+            for other in records.values():
+                if other["kind"] != "episode" and other["memory_key"]:
+                    slots.setdefault(other["memory_key"], []).append(other)
+        links = _links(record, records, slots)
+        if len(links) < 2:
+            continue
+        answering = [link for link in links if blocker(link, created[link["id"]], instant, now, policy) is None]
+        if not answering:
+            continue
+        if instant != as_of:
+            match.valid_at = instant  # a question about 2021 is answered as of 2021, by any link
+        chosen = answering[-1]
+        if before:
+            earlier = [link for link in links if link["valid_time"]["from"] < chosen["valid_time"]["from"]
+                       and link["status"] in policy.answering_statuses]
+            if not earlier:
+                continue
+            chosen = earlier[-1]
+        valid_at = None if chosen is answering[-1] and instant == as_of else \
+            (instant if chosen is answering[-1] else chosen["valid_time"]["from"])
+        if chosen["id"] == record["id"]:
+            if valid_at:
+                match.valid_at = valid_at  # it answers itself: no chain to show
+            continue
+        previous = added.get(chosen["id"]) or present.get(chosen["id"])
+        if chosen["id"] in present and _strength(present[chosen["id"]])[0] >= _strength(match)[0]:
+            continue  # the successor answers the question by itself: nothing to borrow, no chain
+        if previous is None or _strength(previous) < _strength(match):
+            successor = Match(chosen, match.score, match.rank_score, match.coverage, created[chosen["id"]],
+                              support=match.support, valid_at=valid_at,
+                              chain=[link for link in links if link["id"] != chosen["id"]])
+            if chosen["id"] in present:
+                present[chosen["id"]].__dict__.update(successor.__dict__)
+            else:
+                added[chosen["id"]] = successor
+    return matches + list(added.values())
+
+
+def _strength(match: Match) -> tuple:
+    return (match.coverage if match.support is None else match.support, match.coverage, match.rank_score)
+
+
+def _links(record: dict, records: dict[str, dict], slots: dict) -> list[dict]:
+    """Every record of ``record``'s slot and supersession chain, by the start of its validity."""
+    found = {r["id"]: r for r in slots.get(record["memory_key"], ())} if record["memory_key"] else {}
+    found[record["id"]] = record
+    todo = [record]
+    while todo:
+        current = todo.pop()
+        linked = list(current["supersession"]["supersedes"]) + [current["supersession"]["superseded_by"]]
+        for record_id in linked:
+            if record_id and record_id not in found and record_id in records:
+                found[record_id] = records[record_id]
+                todo.append(records[record_id])
+    return sorted(found.values(), key=lambda r: (r["valid_time"]["from"], r["id"]))
+
+
 @dataclass
 class Decision:
     knowledge_state: str
@@ -68,7 +163,9 @@ class Decision:
     missing_conditions: list[str]
     evidence: list[Match]
     blocked: list[tuple[Match, str]]
-    eligible: list[Match] = field(default_factory=list)   # every match that may answer, sufficient or not
+    # every match that may be shown (not blocked), sufficient or not, about the subject or not, in
+    # rank order: what a retrieval caller gets (``query.search_eligible``)
+    eligible: list[Match] = field(default_factory=list)
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
@@ -79,11 +176,14 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
     the best coverage: when a record about someone else covers the question far better than
     anything about its subject, the question is most likely about the wrong person."""
-    answering, blocked = [], []
+    answering, blocked, eligible = [], [], []
     for match in matches:
-        if match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0:
+        weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
+        why = blocker(match.record, match.created_at, match.valid_at or as_of, now, policy)
+        if why is None:
+            eligible.append(match)  # what a retrieval caller may see, in rank order
+        if weak:
             continue
-        why = blocker(match.record, match.created_at, as_of, now, policy)
         if why:
             if match.sufficient(min_coverage):
                 blocked.append((match, why))
@@ -95,10 +195,20 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
-                        evidence, blocked, evidence)
+                        evidence, blocked, eligible)
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
-                    evidence)
+                    eligible)
+
+
+def confidence(eligible: list[Match], support_ratio: float) -> float:
+    """The best support among the eligible matches that may be evidence, or 0 when it is
+    contested (``_uncontested``): ``decide`` answers (blockers aside) when it reaches min_coverage."""
+    matching = [m for m in eligible if m.coverage > 0]
+    evidence = [m for m in matching if m.support != 0]
+    if not evidence or not _uncontested(matching, support_ratio):
+        return 0.0
+    return max((m.coverage if m.support is None else m.support) for m in evidence)
 
 
 def _uncontested(evidence: list[Match], support_ratio: float) -> bool:

@@ -384,11 +384,14 @@ def _retire(ctx: _Context) -> Plan:
     return _sealed([revision], revision)
 
 
-def _named_records(ctx: _Context, ids: list[str]) -> list[dict]:
+def _named_records(ctx: _Context, ids: list[str], *, vanished_ok: frozenset = frozenset()) -> list[dict]:
+    """The records named; an id in ``vanished_ok`` that is gone (erased) is skipped."""
     records = []
     for record_id in ids:
         record = ctx.state.current(record_id)
         if record is None:
+            if record_id in vanished_ok:
+                continue
             raise NotFoundError("no such record in this scope", code="record_not_found")
         records.append(record)
     return records
@@ -401,7 +404,43 @@ def _conflict_group(ctx: _Context) -> tuple[dict, list[dict]]:
     if not others_ids:
         raise InputError(f"{ctx.envelope['operation']} needs payload.conflict_with", code="invalid_target")
     holder = _target(ctx, by_key_status=None)
-    return holder, _named_records(ctx, others_ids)
+    # resolve accepts a dispute whose other side vanished (erased): the ids the holder's own
+    # conflict still names may be gone; any other unknown id is still an error
+    vanished = frozenset(i for revision in ctx.state.revisions.get(holder["id"], [])
+                         for i in revision["conflict"]["with"]) if ctx.envelope["operation"] == "resolve" else frozenset()
+    return holder, _named_records(ctx, others_ids, vanished_ok=vanished)
+
+
+def _status_before_dispute(ctx: _Context, record: dict) -> str:
+    """What a disputed record was before its dispute (active or candidate)."""
+    for revision in reversed(ctx.state.revisions.get(record["id"], [])):
+        transition = revision.get("transition") or {}
+        if transition.get("to_status") == "disputed" and transition.get("from_status") not in (None, "disputed"):
+            return transition["from_status"]
+    return "active"
+
+
+def _settled_by_leaving(ctx: _Context, leaving: set[str]) -> list[dict]:
+    """Revisions for the disputes ``leaving`` (forgotten, rejected or erased records) were in.
+
+    A disputed record that named one of them stops naming it; with nobody left to dispute it
+    the dispute is settled and the record returns to its status before the dispute; with
+    others left it stays disputed with them (the dispute is reopened among those left)."""
+    revisions = []
+    for record in list(ctx.state.currents()):
+        if record["id"] in leaving or record["status"] != "disputed":
+            continue
+        named = record["conflict"]["with"]
+        if not set(named) & leaving:
+            continue
+        left = [i for i in named if i not in leaving]
+        if left:
+            revisions.append(ctx.change(record, ctx.envelope["operation"], "disputed",
+                                        conflict={"state": "unresolved", "with": left, "resolution": None}))
+        else:
+            revisions.append(ctx.change(record, ctx.envelope["operation"], _status_before_dispute(ctx, record),
+                                        conflict={"state": "none", "with": [], "resolution": None}))
+    return revisions
 
 
 def _dispute(ctx: _Context) -> Plan:
@@ -480,7 +519,7 @@ def _forget(ctx: _Context) -> Plan:
                           verification={"state": "rejected", "method": "forget",
                                         "verified_by": ctx.envelope["actor"]["id"], "verified_at": ctx.now})
     revision["transition"]["tombstone"] = _tombstone(record["memory_key"], value)
-    return _sealed([revision], revision)
+    return _sealed([revision] + _settled_by_leaving(ctx, {record["id"]}), revision)
 
 
 def _erase(ctx: _Context) -> Plan:
@@ -493,14 +532,23 @@ def _erase(ctx: _Context) -> Plan:
                          "target.whole_scope: true", code="invalid_target")
     if target.get("record_id"):
         record = _target(ctx)
-        return Plan([], record["id"], None, erase_record_ids=[record["id"]])
+        return _erase_plan(ctx, record["id"], [record["id"]])
     if target.get("memory_key"):
         slot = [r["id"] for r in ctx.state.currents() if r["memory_key"] == target["memory_key"]]
         if not slot:
             raise NotFoundError("no such record in this scope", code="record_not_found")
         current = ctx.state.active_for_key(target["memory_key"])
-        return Plan([], current["id"] if current else slot[-1], None, erase_record_ids=slot)
+        return _erase_plan(ctx, current["id"] if current else slot[-1], slot)
     return Plan([], None, None, erase_record_ids=list(ctx.state.order), erase_scope=True)
+
+
+def _erase_plan(ctx: _Context, primary: str, doomed: list[str]) -> Plan:
+    """``revisions``: what the write path appends after removing the content — the records
+    left in a dispute with an erased one, settled or reopened (``_settled_by_leaving``)."""
+    survivors = _settled_by_leaving(ctx, set(doomed))
+    for revision in survivors:
+        revision["transition"]["group_size"] = len(survivors)
+    return Plan([seal(r) for r in survivors], primary, None, erase_record_ids=doomed)
 
 
 _OPERATIONS = {"add": _add, "update": _update, "retire": _retire, "dispute": _dispute, "resolve": _resolve,

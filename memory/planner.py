@@ -295,7 +295,7 @@ def _speaker_terms(speaker: str) -> frozenset:
 
 
 def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
-                  persons_only: bool = False) -> tuple[list[str], list[str]]:
+                  persons_only: bool = False, relations_too: bool = False) -> tuple[list[str], list[str]]:
     """What the question is about, which evidence must hold: (every possessor in it but the
     caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
     "Akira's son" asked by Akira -> son; at least one of the scope's
@@ -316,8 +316,10 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
         terms = set(tokenize(possessor))
         if persons_only and _names_a_thing(terms, owned):
             continue
-        # "Akira's son" asked by Akira is "my son": the relation is the subject
-        possessive |= (set(tokenize(owned)) & _RELATIONS) if terms and terms <= own else terms
+        # "Akira's son" asked by Akira is "my son": the relation is the subject; "Zoe's husband"
+        # asked by anyone else is about the husband as well as Zoe (``relation_subjects``)
+        relation = set(tokenize(owned)) & _RELATIONS
+        possessive |= relation if terms and terms <= own else (terms | relation if relations_too else terms)
     for owned in _FIRST_PERSON.findall(text):
         possessive |= set(tokenize(owned)) & _RELATIONS
     alternatives = _coordinated_relations(text) if persons_only else set()
@@ -373,22 +375,182 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     its text or as its speaker — the question is about someone else's sister, or about what
     Melanie did while only Caroline did it. ``asserted_support``: coverage counts only what the
     record states, not what it asks. With neither, support is plain coverage.
+
+    Issue 13's tests, each behind its flag (``planner.unseen_key_weight``, in ``_term_weights``,
+    is the fifth); ``relation_subjects``
+    (a record stating a relation's fact — "My brother's shoe size is 44", "Mira's partner is
+    named Tobias" — supports only a question naming that relation); ``dialogue_pronouns`` (in a
+    conversation, I/my is the speaker, you/your the other speaker, and a name said to someone
+    — "Jon, I work as a nurse" — is not the turn's subject); ``negative_scope`` (a negative
+    record supports only a question about what it negates: "does not drink alcohol" does not
+    answer "what does she drink in the morning?").
     """
-    required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"))
+    required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
+                                        relations_too=features("relation_subjects"))
                           if features("subject_attribution") else ([], []))
     share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
         covers = lambda record_id: share(space.term_set(record_id))  # noqa: E731
+    asked = frozenset(tokenize(question))
+    relations = features("relation_subjects")
+    pronouns = features("dialogue_pronouns") and bool(speakers)
+    negatives = features("negative_scope")
 
     def measure(record_id: str) -> float:
         if required or speakers:
             held = _held_terms(space, record_id)
             if not all(term in held for term in required) or (speakers and held.isdisjoint(speakers)):
                 return 0.0
+        if relations and not _about_relation_asked(space, record_id, asked):
+            return 0.0
+        if pronouns and not _speaks_about(space, record_id, speakers):
+            return 0.0
+        if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
+            return 0.0
         return covers(record_id)
     return measure
+
+
+# determiners and possessives before the noun a question asks about ("my visa", "the school bus",
+# "which airline", "Mira's cat"); auxiliaries that put the main verb last ("when does my visa expire?")
+_KEY_PHRASE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|[^\W_][\w-]*'s)\s+"
+                         r"(?=((?:[^\W\d_][\w'-]*[?.!,;:]*\s*){1,3}))")
+# a bare object closing the question ("Am I allergic to wasp stings?")
+_LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\W\d_][\w'-]*\s*){1,2}[?.!]*\s*$))")
+_AUX_FIRST = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
+
+
+def key_terms(question: str, caller: str = "") -> list[str]:
+    """The terms of the nouns a question asks about: up to three words after a determiner or a
+    possessive, cut at the first stop word; in "when does my visa expire?" the last word is the
+    verb, not the noun. Not the caller's name, not relations (``subject_terms`` handles those)."""
+    text = question.replace("\u2019", "'")
+    aux = _AUX_FIRST.match(text)
+    found: list[str] = []
+    hits = list(_KEY_PHRASE.finditer(text))
+    last = _LAST_OBJECT.search(text)
+    if last and not any(h.start() <= last.start(1) < h.end() + len(h.group(1)) for h in hits):
+        hits.append(last)
+    for hit in hits:
+        words = []
+        for word in hit.group(1).split():
+            bare = word.strip("?.!,;:")
+            if not tokenize(bare):
+                break
+            words.append(bare)
+            if bare != word:
+                break
+        # the noun right after the determiner; the rest of the phrase only when it ends the
+        # question and no auxiliary puts a verb there ("my blood type?" but not "my visa expire?")
+        right_after_aux = aux is not None and not text[aux.end():hit.start()].strip()
+        ends_question = bool(words) and text.rstrip(" ?.!").endswith(words[-1])
+        if not ends_question or right_after_aux or hit.group(0).split()[0].lower() in ("which", "what", "whose"):
+            words = words[:1]
+        found += tokenize(" ".join(words))
+    own = set(tokenize(caller)) | _OWNER_WORDS
+    return [t for t in dict.fromkeys(found)
+            if t not in own and t not in _RELATIONS and t not in _TIME_WORDS and t not in _WHEN_NOUNS]
+
+
+# nouns that say when, not what ("at the end of 2023", "last autumn", "the next morning")
+_WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days week weeks weekend month months year "
+                    "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
+                    "season moment now mid early late")
+_WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
+
+
+# a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ..."
+_RELATION_OPENING = re.compile(r"^\W*(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
+                               r"(?:,?\s+([A-Z][\w-]*))?")
+
+
+def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The relation a record's first sentence is about and the name it gives them ("My brother's
+    shoe size is 44" -> brother; "Olu's daughter Lena was born ..." -> daughter, lena), or none."""
+    cache = space.memo("record_relations")
+    found = cache.get(record_id)
+    if found is None:
+        statement = space.records[record_id]["statement"].replace("\u2019", "'")
+        first = _SENTENCE_END.split(statement.strip(), 1)[0]
+        opening = _RELATION_OPENING.match(first)
+        relation = frozenset(set(tokenize(opening.group(1))) & _RELATIONS) if opening else frozenset()
+        named = frozenset(tokenize(opening.group(2) or "")) if opening and relation else frozenset()
+        found = cache[record_id] = (relation, named)
+    return found
+
+
+def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:
+    relation, named = record_relations(space, record_id)
+    return relation <= asked or not named.isdisjoint(asked)
+
+
+_NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno longer)\s+([^\W_][\w-]*)([^.!?;]*)")
+
+
+def negates(record: dict, asked: frozenset) -> bool:
+    """Whether a negative record is about what the question asks: the question names what it
+    negates ("does not eat meat" / "meat", a negative trigger), or the record negates a verb with
+    no object and the question holds the verb ("does not smoke" / "does Abel smoke?")."""
+    found = _NEGATION.search(record["statement"].replace("\u2019", "'"))
+    triggers = set(tokenize(" ".join(record.get("negative_triggers") or [])))
+    if triggers & asked:
+        return True
+    if found is None:
+        return True  # no negation to read: leave it to coverage
+    verb, rest = set(tokenize(found.group(1))), set(tokenize(found.group(2)))
+    if rest:
+        return bool(rest & asked)
+    return bool(verb & asked)
+
+
+_FIRST_PERSON_WORDS = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b")
+_SECOND_PERSON_WORDS = re.compile(r"(?i)\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b")
+
+
+def _session_speakers(space: SearchSpace) -> dict[str, frozenset[str]]:
+    found = space._memo.get("session_speakers")
+    if found is None:
+        grouped: dict[str, set[str]] = {}
+        for record in space.records.values():
+            source = record.get("source") or {}
+            if source.get("session") and source.get("speaker"):
+                grouped.setdefault(source["session"], set()).add(source["speaker"])
+        found = space._memo["session_speakers"] = {k: frozenset(v) for k, v in grouped.items()}
+    return found
+
+
+def _speaks_about(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
+    """Whether a conversation turn is about one of the named speakers (their terms): its own
+    speaker when it speaks in the first person or about no one in particular, the other speaker
+    when it says "you", and anyone it names other than by addressing them ("Jon, ...")."""
+    record = space.records[record_id]
+    source = record.get("source") or {}
+    speaker = source.get("speaker")
+    if record["kind"] != "episode" or not speaker:
+        return True
+    cache = space.memo("speaks_about")
+    about = cache.get(record_id)
+    if about is None:
+        text = _folded(record["statement"].replace("\u2019", "'"))
+        others = _session_speakers(space).get(source.get("session"), frozenset()) - {speaker}
+        names: set[str] = set()
+        for other in others | {speaker}:
+            for word in other.split():
+                for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", text):
+                    before, after = text[:hit.start()].rstrip(), text[hit.end():].lstrip()
+                    addressed = (not before or before[-1] in ",.!?" or before.lower().endswith(("hey", "hi", "thanks")))\
+                        and (not after or after[0] in ",.!?")
+                    if not addressed:
+                        names.add(other)
+        first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
+        if first or not (second or names):
+            names.add(speaker)
+        if second:
+            names |= others
+        about = cache[record_id] = frozenset(t for name in names for t in _speaker_terms(name))
+    return not about.isdisjoint(speakers)
 
 
 def _held_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
@@ -438,10 +600,23 @@ def coverage(space: SearchSpace, record_id: str, query_terms: list[str], entitie
 
 
 def _term_weights(space: SearchSpace, query_terms: list[str], entities: frozenset,
-                  unseen_entity_weight: float) -> dict[str, float]:
-    """Each question term's weight: one per question, not per candidate it is measured on."""
-    return {t: space.weight(t) * (unseen_entity_weight if t in entities and not space.index.df(t) else 1.0)
-            for t in set(query_terms)}
+                  unseen_entity_weight: float, keys: frozenset = frozenset(),
+                  unseen_key_weight: float = 0.0) -> dict[str, float]:
+    """Each question term's weight: one per question, not per candidate it is measured on.
+    A term the scope never saw weighs as its rarest seen term, times ``unseen_entity_weight``
+    for a name and ``unseen_key_weight`` (0: off) for a noun the question asks about
+    (``key_terms``): "When does my visa expire?" in a scope that never saw "visa" is not
+    answered by "My gym membership expires in May"."""
+    weights = {}
+    for t in set(query_terms):
+        boost = 1.0
+        if not space.index.df(t):
+            if t in entities:
+                boost = max(boost, unseen_entity_weight)
+            if t in keys and unseen_key_weight > 0:
+                boost = max(boost, unseen_key_weight)
+        weights[t] = space.weight(t) * boost
+    return weights
 
 
 def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
@@ -454,11 +629,14 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
     return lambda held: sum(w for t, w in items if t in held) / total
 
 
-def _coverage_terms(question: str, caller: str, settings: dict) -> tuple[list[str], frozenset, float]:
+def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
     terms = tokenize(question)
     own = set(tokenize(caller))
     covered_terms = [t for t in terms if t not in own] or terms
-    return covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0)
+    key_weight = settings.get("unseen_key_weight", 0.0)
+    keys = frozenset(key_terms(question, caller)) if key_weight > 0 else frozenset()
+    return (covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0),
+            keys, key_weight)
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "") -> Callable[[str], float]:
@@ -526,8 +704,7 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     budget = settings["max_steps"]
     terms = tokenize(question)
     steps: list[dict] = []
-    if features("neighbour_scoring"):
-        space.neighbour_weight = settings.get("neighbour_weight", 0.0)
+    space.neighbour_weight = settings.get("neighbour_weight", 0.0)  # 0: off
     if not terms:
         return PlanResult([], terms, [{"action": "finish", "why": "the question has no searchable terms"}])
 

@@ -122,12 +122,13 @@ def _evidence_item(match: decide_mod.Match) -> dict:
     record = match.record
     source = record["source"]
     return {"id": record["id"], "revision": record["revision"], "kind": record["kind"],
-            "status": record["status"], "statement": record["statement"], "score": round(match.score, 4),
+            "status": record["status"], "statement": record["statement"], "score": round(match.rank_score, 4),
             "memory_key": record["memory_key"], "valid_time": record["valid_time"],
             "recorded_time": record["recorded_time"],
             "source": {"type": source["type"], "ref": source.get("ref"), "session": source.get("session"),
                        "speaker": source.get("speaker")},
-            "context": match.context}
+            "context": match.context + [{"id": link["id"], "statement": link["statement"],
+                                         "source": {"ref": link["source"].get("ref")}} for link in match.chain]}
 
 
 @dataclass
@@ -170,17 +171,19 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
-        for candidate in result.candidates:
-            matches.append((view, decide_mod.Match(view.records[candidate.record_id], candidate.score,
-                                                   candidate.fused, candidate.coverage,
-                                                   view.created[candidate.record_id],
-                                                   support=supports(candidate.record_id))))
+        found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
+                                  candidate.coverage, view.created[candidate.record_id],
+                                  support=supports(candidate.record_id))
+                 for candidate in result.candidates]
+        if retrieval.feature("follow_supersession"):
+            found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
+                                                   as_of=as_of, now=now, policy=store.policies.forgetting)
+        matches += [(view, match) for match in found]
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
-                                support_ratio=(retrieval.decision.get("support_ratio", 0.0)
-                                               if retrieval.feature("subject_contrast") else 0.0),
+                                support_ratio=retrieval.decision.get("support_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps)
 
@@ -229,6 +232,21 @@ def search_eligible(store: Store, request: QueryRequest) -> list[dict]:
         eligible += [m for m in wider.verdict.eligible if m.record["id"] not in seen]
         evaluation.views.update(wider.views)
     return _with_context(store, evaluation, eligible[:request.limit])
+
+
+def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, float]:
+    """For the benchmarks: the eligible matches ranked (``search_eligible``), the answer's
+    knowledge state and reason (``run_query``), and the answer's confidence — the best
+    support among the eligible matches (0 when a record about someone else contests it,
+    ``decision.support_ratio``): the query abstains when it is below ``decision.min_coverage``,
+    so sweeping that threshold over the confidences gives the abstention curve."""
+    evaluation = _evaluate(store, request)
+    verdict = evaluation.verdict
+    decision = store.policies.retrieval.decision
+    ratio = decision.get("support_ratio", 0.0)
+    confidence = decide_mod.confidence(verdict.eligible, ratio)
+    answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
+    return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 
 
 def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport, as_of: str | None = None):

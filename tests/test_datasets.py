@@ -235,7 +235,7 @@ def test_lme_abstention_questions_are_excluded_from_recall(lme_report):
 def test_lme_search_gets_the_question_scope_and_date():
     search = LmeStub(LME_ANSWERS)
     evaluate_longmemeval(LME_QUESTIONS, search, timer=fake_timer())
-    assert search.calls[0] == ("q1", "Where did I go hiking?", "2023-06-01T00:00:00Z")
+    assert search.calls[0] == ("q1", "Where did I go hiking?", "2023-06-01T23:59:59Z")  # end of its day
 
 
 def test_lme_counts_gold_sessions_dated_after_the_question(lme_report):

@@ -19,7 +19,7 @@ from memory.errors import DatasetError, PolicyError
 from memory.query import run_query
 
 CATEGORIES = ("extraction", "cross_session", "temporal", "update", "abstention", "forgetting",
-              "conflict", "cross_scope")
+              "conflict", "cross_scope", "trust")
 REASONS = ("unresolved_conflict", "retired_or_expired", "candidate_or_unverified", "insufficient_evidence")
 
 

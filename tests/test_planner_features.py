@@ -12,7 +12,7 @@ from memory.retrieval.index import ScopeIndex
 from memory.retrieval.temporal import date_words
 
 SETTINGS = {"candidates_per_search": 50, "rrf_k": 60, "max_steps": 6, "context_window": 2,
-            "unseen_entity_weight": 4, "speaker_weight": 1, "neighbour_weight": 0.5}
+            "unseen_entity_weight": 4, "speaker_weight": 1, "neighbour_weight": 0.0}
 
 
 def turn(ref: str, speaker: str | None, text: str, *, session: str = "s1", kind: str = "episode",
@@ -71,8 +71,11 @@ def test_neighbour_scoring_lifts_the_answer_after_the_question_that_names_the_to
         turn("answer", "Ann", "Loved it! I made a bowl and a small blue vase.", session="s2"),
         turn("other", "Ann", "Work was busy, I made a plan for the spring.", session="s3")]
     question = "What did Ann make at the pottery class?"
-    with_pairs = ranked(space_of(records, tmp_path / "a"), question, "neighbour_scoring")
-    without = ranked(space_of(records, tmp_path / "b"), question)
+    def ranked_with(space, weight):  # planner.neighbour_weight: 0 is off
+        settings = dict(SETTINGS, neighbour_weight=weight)
+        return [c.record_id for c in planner.plan(space, question, settings, features()).candidates]
+    with_pairs = ranked_with(space_of(records, tmp_path / "a"), 0.5)
+    without = ranked_with(space_of(records, tmp_path / "b"), 0.0)
     assert with_pairs.index("answer") < with_pairs.index("other")
     assert without.index("answer") > without.index("other")
 

@@ -27,8 +27,8 @@ SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # for them by name, so the schema is their list: a name not here fails the policy's load
 RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "session_fusion", "context_expansion",
                       "speaker_field", "speaker_search", "subject_attribution", "asserted_support",
-                      "date_field", "neighbour_scoring", "subject_contrast", "person_possessors",
-                      "relative_dates", "question_dates", "dense_search")
+                      "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
+                      "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession")
 
 
 def enum(values):
@@ -182,7 +182,7 @@ def retrieval_policy_schema():
         "max_steps": count, "candidates_per_search": count, "rrf_k": number,
         "context_window": {"type": "integer", "minimum": 0}, "default_limit": count,
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
-        "neighbour_weight": number, "dense_weight": number,
+        "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})

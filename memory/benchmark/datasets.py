@@ -24,9 +24,19 @@ Contract:
   ``_abs`` questions are scored only as abstention. ``without_late_gold`` scores
   every system again without the questions whose gold sessions are dated after the
   question (an as-of search cannot see them; the baselines ignore dates).
+- LongMemEval is queried as of the **end of the question's day** (``end_of_day``,
+  DESIGN §7): the dataset's times of day are synthetic.
+- Halves (``half_of``): a fixed rule splits every public file into a ``dev`` half
+  (tuned on) and a ``test`` half (only reported). Items are grouped into strata
+  (LoCoMo: one stratum of conversations — a conversation is never split;
+  LongMemEval: ``question_type`` plus whether the id ends in ``_abs``), ordered
+  within each stratum by the SHA-256 of their id (``sample_id`` /
+  ``question_id``), and dealt alternately dev, test, dev, … The report's
+  ``halves`` holds every system's metrics on each half; ``half=`` restricts a run.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +54,32 @@ LOCOMO_KS = (1, 5, 10, 20)
 MISS_TOP = 10
 
 Progress = Callable[[int, int], None]
+HALVES = ("dev", "test")
+
+
+def end_of_day(instant: str) -> str:
+    """23:59:59 of the instant's day (UTC): LongMemEval's as-of (DESIGN §7)."""
+    return instant[:10] + "T23:59:59Z"
+
+
+def half_of(items: Sequence, key: Callable, stratum: Callable) -> dict[str, str]:
+    """id -> "dev" | "test": within each stratum, by SHA-256 of the id, alternately (module docstring)."""
+    strata: dict = {}
+    for item in items:
+        strata.setdefault(stratum(item), []).append(key(item))
+    halves = {}
+    for ids in strata.values():
+        for at, item_id in enumerate(sorted(ids, key=lambda i: hashlib.sha256(i.encode()).hexdigest())):
+            halves[item_id] = HALVES[at % 2]
+    return halves
+
+
+def locomo_halves(conversations: Sequence[Conversation]) -> dict[str, str]:
+    return half_of(conversations, lambda c: c.sample_id, lambda c: "conversation")
+
+
+def longmemeval_halves(questions: Sequence[Question]) -> dict[str, str]:
+    return half_of(questions, lambda q: q.question_id, lambda q: (q.question_type, q.is_abstention))
 
 
 @dataclass
@@ -53,6 +89,7 @@ class SearchOutcome:
     ranked_refs: list[str]
     context_refs: list[list[str]] = field(default_factory=list)
     abstained: bool = False
+    confidence: float | None = None   # the answer's confidence (ours only): the abstention curve
 
 
 Search = Callable[[str, str, str | None], SearchOutcome]
@@ -93,7 +130,8 @@ def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, qu
 
 def _truncated(outcome: SearchOutcome, limit: int) -> SearchOutcome:
     # Every system is judged on the same number of results, whatever its own default.
-    return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained)
+    return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained,
+                         outcome.confidence)
 
 
 # --- LoCoMo -----------------------------------------------------------------------
@@ -106,8 +144,11 @@ def evaluate_locomo(
     limit: int = 20,
     progress: Progress | None = None,
     timer: Callable[[], float] = time.perf_counter,
+    half: str = "all",
 ) -> dict:
     """Score ``search`` and the baselines on every LoCoMo question (see module docstring)."""
+    halves = locomo_halves(conversations)
+    conversations = [c for c in conversations if half in ("all", halves[c.sample_id])]
     total = sum(len(conversation.questions) for conversation in conversations)
     stopwatch = _Stopwatch(timer)
     rows: dict[str, list[dict]] = {name: [] for name in SYSTEMS}
@@ -122,12 +163,12 @@ def evaluate_locomo(
             unresolved += [_unresolved(conversation, item, piece) for piece in bad]
             outcomes = _run_all(runners, stopwatch, conversation.sample_id, item.question, None, limit)
             for name, outcome in outcomes.items():
-                rows[name].append(_locomo_row(item.category, gold, outcome))
+                rows[name].append(_locomo_row(item.category, gold, outcome) | {"half": halves[conversation.sample_id]})
             misses += _locomo_misses(conversation.sample_id, item, gold, rows[OURS][-1], outcomes[OURS])
             done += 1
             if progress:
                 progress(done, total)
-    return _report("locomo", total, rows, _locomo_category, misses, stopwatch, limit) | {
+    return _report("locomo", total, rows, _locomo_category, misses, stopwatch, limit, half) | {
         "unresolved_evidence": len(unresolved),
         "unresolved_evidence_ids": unresolved,
         "excluded_without_evidence": sum(1 for row in rows[OURS] if not row["should_abstain"] and not row["scored"]),
@@ -148,6 +189,7 @@ def _locomo_row(category: int, gold: list[str], outcome: SearchOutcome) -> dict:
         "scored": bool(scored_gold),
         "should_abstain": adversarial,
         "abstained": outcome.abstained,
+        "confidence": outcome.confidence,
         "scores": _ranking_scores(outcome.ranked_refs, scored_gold),
         "with_context": _ranking_scores(groups, scored_gold),
     }
@@ -201,16 +243,19 @@ def evaluate_longmemeval(
     limit: int = 50,
     progress: Progress | None = None,
     timer: Callable[[], float] = time.perf_counter,
+    half: str = "all",
 ) -> dict:
     """Score ``search`` and the baselines on every LongMemEval question (see module docstring)."""
+    halves = longmemeval_halves(questions)
+    questions = [q for q in questions if half in ("all", halves[q.question_id])]
     stopwatch = _Stopwatch(timer)
     rows: dict[str, list[dict]] = {name: [] for name in SYSTEMS}
     misses: list[dict] = []
     for done, item in enumerate(questions, start=1):
         runners = _runners(search, item.turns, limit, stopwatch)
-        outcomes = _run_all(runners, stopwatch, item.question_id, item.question, item.question_as_of, limit)
+        outcomes = _run_all(runners, stopwatch, item.question_id, item.question, end_of_day(item.question_as_of), limit)
         for name, outcome in outcomes.items():
-            rows[name].append(_lme_row(item, outcome))
+            rows[name].append(_lme_row(item, outcome) | {"half": halves[item.question_id]})
         misses += _lme_misses(item, rows[OURS][-1], outcomes[OURS])
         if progress:
             progress(done, len(questions))
@@ -218,7 +263,7 @@ def evaluate_longmemeval(
     # every system again on the questions whose gold an as-of search can see: how much of a gap
     # is ranking and how much is the as-of rule (the baselines ignore dates)
     seen = {name: [row for row, n in zip(system_rows, late) if not n] for name, system_rows in rows.items()}
-    return _report("longmemeval", len(questions), rows, _lme_category, misses, stopwatch, limit) | {
+    return _report("longmemeval", len(questions), rows, _lme_category, misses, stopwatch, limit, half) | {
         "unresolved_evidence": 0,
         "gold_sessions_after_question_date": {"sessions": sum(late), "questions": sum(1 for n in late if n)},
         "without_late_gold": {"questions": len(seen[OURS]), "metrics": _summary(seen[OURS]),
@@ -261,6 +306,7 @@ def _lme_row(item: Question, outcome: SearchOutcome) -> dict:
         "scored": bool(gold_sessions),
         "should_abstain": item.is_abstention,
         "abstained": outcome.abstained,
+        "confidence": outcome.confidence,
         "scores": scores,
         "sessions": sessions,
     }
@@ -291,7 +337,7 @@ def _gold_sessions_after_as_of(item: Question) -> int:
     """Gold sessions dated after the question: an as-of search cannot see them (a dataset quirk)."""
     if item.is_abstention:
         return 0
-    late = {item.session_ids[turn.session] for turn in item.turns if turn.date > item.question_as_of}
+    late = {item.session_ids[turn.session] for turn in item.turns if turn.date > end_of_day(item.question_as_of)}
     return len(late & set(item.answer_session_ids))
 
 
@@ -299,12 +345,24 @@ def _gold_sessions_after_as_of(item: Question) -> int:
 
 
 def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_of: Callable[[dict], str],
-            misses: list[dict], stopwatch: _Stopwatch, limit: int) -> dict:
+            misses: list[dict], stopwatch: _Stopwatch, limit: int, half: str = "all") -> dict:
     systems = {name: _system_report(system_rows, category_of) for name, system_rows in rows.items()}
     ours = systems.pop(OURS)
+    halves = {}
+    for name in HALVES:
+        if half in ("all", name):
+            kept = {system: [row for row in system_rows if row.get("half") == name] for system, system_rows in rows.items()}
+            halves[name] = {"questions": len(kept[OURS]), "metrics": _summary(kept[OURS]),
+                            "abstention_curve": abstention_curve(kept[OURS]),
+                            "baselines": {system: {"metrics": _summary(r)} for system, r in kept.items() if system != OURS}}
+    dev_curve = halves.get("dev", {}).get("abstention_curve", [])
     return {
         "dataset": dataset,
         "questions": questions,
+        "half": half,
+        "halves": halves,
+        "abstention_curve": abstention_curve(rows[OURS]),
+        "abstention_operating_point": {"chosen_on": "dev", "point": operating_point(dev_curve) if dev_curve else None},
         "metrics": ours["metrics"],
         "by_category": ours["by_category"],
         "baselines": systems,
@@ -344,7 +402,47 @@ def _summary(rows: list[dict]) -> dict:
     summary |= {key: _round(value) for key, value in abstention.items()}
     summary["false_abstentions"] = false_abstentions
     summary["false_abstention_rate"] = _round(false_abstentions / len(answerable)) if answerable else None
+    # the figures a user of the answer sees: an UNKNOWN returns no evidence, a miss everywhere
+    summary["answered"] = _means({key: (0.0 if row["abstained"] and value is not None else value)
+                                  for key, value in row["scores"].items()} for row in rows)
     return summary
+
+
+CURVE_THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(21))
+
+
+def abstention_curve(rows: list[dict]) -> list[dict]:
+    """Abstention precision, recall and false-abstention rate if the answer abstained whenever its
+    confidence (``SearchOutcome.confidence``) is below each threshold (the decision's
+    ``min_coverage``); rows without a confidence (the baselines) give an empty curve."""
+    rows = [row for row in rows if row.get("confidence") is not None]
+    if not rows:
+        return []
+    should = sum(1 for row in rows if row["should_abstain"])
+    answerable = len(rows) - should
+    curve = []
+    for threshold in CURVE_THRESHOLDS:
+        predicted = [row for row in rows if row["confidence"] < threshold]
+        right = sum(1 for row in predicted if row["should_abstain"])
+        curve.append({"threshold": threshold, "abstained": len(predicted),
+                      "precision": _round(right / len(predicted)) if predicted else None,
+                      "recall": _round(right / should) if should else None,
+                      "false_abstention_rate": _round((len(predicted) - right) / answerable) if answerable else None})
+    return curve
+
+
+def operating_point(curve: list[dict], *, precision: float = 0.90, false_abstention: float = 0.05) -> dict | None:
+    """The threshold with the best recall among those with precision >= ``precision`` and
+    false abstentions <= ``false_abstention``; failing that, the best recall within the
+    false-abstention limit alone (the target is then not met). Chosen on the dev half only."""
+    allowed = [p for p in curve if p["false_abstention_rate"] is not None and p["false_abstention_rate"] <= false_abstention
+               and p["recall"] is not None]
+    meeting = [p for p in allowed if p["precision"] is not None and p["precision"] >= precision]
+    pool = meeting or allowed
+    if not pool:
+        return None
+    best = max(pool, key=lambda p: (p["recall"], p["precision"] or 0.0, -p["threshold"]))
+    return dict(best, meets_target=bool(meeting))
 
 
 def _means(score_dicts: Iterable[dict[str, float | None]]) -> dict[str, float | None]:

@@ -281,6 +281,7 @@ class Score:
     abstained: bool
     should_abstain: bool
     forbidden_hits: int
+    verified_forbidden: bool        # answered (not UNKNOWN) citing a forbidden record
     stale_uses: int
     hard_negative_above: bool
     provenance: list[bool]
@@ -305,6 +306,7 @@ def score_case(outcome: Outcome, k: int) -> Score:
         abstained=outcome.knowledge_state == "UNKNOWN",
         should_abstain=expect["knowledge_state"] == "UNKNOWN",
         forbidden_hits=len(hits),
+        verified_forbidden=answered and bool(hits),
         stale_uses=len(stale),
         hard_negative_above=_hard_negative_above(ranked, expected, expect["hard_negatives"]),
         provenance=[_has_provenance(item) for item in outcome.evidence],
@@ -380,6 +382,7 @@ def _summary(scores: list[Score], k: int) -> dict:
     summary["reason_code_accuracy"] = _rate(reasons)
     summary.update(m.abstention_scores((s.abstained, s.should_abstain) for s in scores))
     summary["forbidden_hits"] = sum(s.forbidden_hits for s in scores)
+    summary["verified_citing_forbidden"] = sum(s.verified_forbidden for s in scores)
     summary["critical_stale_use_count"] = sum(s.stale_uses for s in scores)
     summary["hard_negative_outranked"] = sum(s.hard_negative_above for s in scores)
     summary["provenance_completeness"] = _rate(provenance)
@@ -428,12 +431,23 @@ def check_gates(report: dict, gates: dict | list) -> list[str]:
 
 
 def _gate_failure(report: dict, gate: dict) -> str | None:
+    """``against`` (a baseline's name): the threshold is that baseline's figure on the same
+    metric in the same report, plus ``threshold`` (a margin); a floor "ours >= plain BM25"."""
     where = gate.get("category")
     figures = report.get("by_category", {}).get(where, {}) if where else report.get("metrics", {})
     value = figures.get(gate["metric"])
-    label = f"{'[' + where + '] ' if where else ''}{gate['metric']} {gate['comparison']} {gate['threshold']}"
+    threshold = gate["threshold"]
+    against = gate.get("against")
+    if against:
+        baseline = report.get("baselines", {}).get(against, {})
+        theirs = (baseline.get("by_category", {}).get(where, {}) if where else baseline.get("metrics", {})).get(gate["metric"])
+        if not isinstance(theirs, (int, float)) or isinstance(theirs, bool):
+            return f"{gate['metric']} vs {against}: the baseline was not measured"
+        threshold = theirs + gate["threshold"]
+    label = (f"{'[' + where + '] ' if where else ''}{gate['metric']} {gate['comparison']} "
+             + (f"{against} ({round(threshold, 4)})" if against else f"{gate['threshold']}"))
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return f"{label}: not measured"
-    if not _COMPARISONS[gate["comparison"]](value, gate["threshold"]):
+    if not _COMPARISONS[gate["comparison"]](value, threshold):
         return f"{label}: got {round(value, 4)}"
     return None

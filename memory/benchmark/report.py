@@ -190,6 +190,8 @@ def render_html(report: dict) -> str:
         "<h2>Charts</h2>",
         _overall_chart(report),
         *(_category_chart(report, metric) for metric in _chart_metrics(report)),
+        _html_halves(report),
+        _html_abstention_curve(report),
         _html_misses(report),
     ]
     return (
@@ -198,6 +200,50 @@ def render_html(report: dict) -> str:
         f"<title>memory benchmark: {dataset}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
         f"<body data-dataset=\"{dataset}\">\n" + "\n".join(body) + "\n</body>\n</html>\n"
     )
+
+
+def _html_halves(report: dict) -> str:
+    """Every system's headline figures on the dev (tuned on) and test (reported only) halves."""
+    halves = report.get("halves") or {}
+    if not halves:
+        return ""
+    metrics = _table_metrics(report)
+    head = "".join(f"<th>{escape(m)}</th>" for m in metrics)
+    rows = []
+    for half, part in halves.items():
+        named = [(OURS, part.get("metrics", {}))] + [(n, b.get("metrics", {})) for n, b in part.get("baselines", {}).items()]
+        for name, figures in named:
+            cells = "".join(f"<td class=\"num\">{_fmt(value(figures, m))}</td>" for m in metrics)
+            rows.append(f"<tr data-half=\"{escape(half)}\" data-system=\"{escape(name)}\"><td>{escape(half)} "
+                        f"({part.get('questions', 0)})</td><td>{escape(name)}</td>{cells}</tr>")
+    return ("<h2>Dev and test halves</h2><table><tr><th>half (questions)</th><th>system</th>" + head + "</tr>"
+            + "".join(rows) + "</table>")
+
+
+def _html_abstention_curve(report: dict) -> str:
+    """Abstention precision / recall / false abstentions over the decision's threshold, per half."""
+    curves = [("all", report.get("abstention_curve") or [])]
+    curves += [(half, part.get("abstention_curve") or []) for half, part in (report.get("halves") or {}).items()]
+    if not any(curve for _, curve in curves):
+        return ""
+    point = (report.get("abstention_operating_point") or {}).get("point")
+    out = ["<h2>Abstention over the decision threshold</h2>",
+           "<p>If the answer abstained whenever its confidence (the best support among eligible records) were "
+           "below the threshold. The operating point is chosen on the dev half only: "
+           + (escape(f"threshold {point['threshold']} (precision {point['precision']}, recall {point['recall']}, "
+                     f"false abstentions {point['false_abstention_rate']}; target met: {point['meets_target']})")
+              if point else "none") + ".</p>"]
+    for half, curve in curves:
+        if not curve:
+            continue
+        rows = "".join(
+            f"<tr data-curve=\"{escape(half)}\" data-threshold=\"{p['threshold']}\"><td class=\"num\">{p['threshold']}</td>"
+            f"<td class=\"num\">{p['abstained']}</td><td class=\"num\">{_fmt(p['precision'])}</td>"
+            f"<td class=\"num\">{_fmt(p['recall'])}</td><td class=\"num\">{_fmt(p['false_abstention_rate'])}</td></tr>"
+            for p in curve)
+        out.append(f"<details><summary>{escape(half)}</summary><table><tr><th>threshold</th><th>abstained</th>"
+                   f"<th>precision</th><th>recall</th><th>false abstention rate</th></tr>{rows}</table></details>")
+    return "\n".join(out)
 
 
 def _color(index: int) -> str:

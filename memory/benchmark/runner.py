@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..clock import FixedClock
 from ..importers import turn_envelopes
-from ..query import QueryRequest, run_query
+from ..query import QueryRequest, retrieve
 from ..store import Store
 from .datasets import SearchOutcome, evaluate_locomo, evaluate_longmemeval
 
@@ -45,25 +45,34 @@ def engine_search(store: Store, limit: int):
     def search(scope_user: str, question: str, as_of: str | None) -> SearchOutcome:
         if as_of is not None:
             store.clock.set(as_of)
-        result = run_query(store, QueryRequest(text=question, user=scope_user, as_of=as_of, limit=limit))
-        evidence = result["evidence"]
+        # retrieval is scored on the ranking a retrieval caller gets (``search_eligible``), as the
+        # baselines' are; abstention on the answer (``run_query``), and over its threshold
+        evidence, answer, confidence = retrieve(store, QueryRequest(text=question, user=scope_user, as_of=as_of,
+                                                                    limit=limit))
         return SearchOutcome(ranked_refs=[e["source"]["ref"] for e in evidence],
                              context_refs=[[c["source"]["ref"] for c in e["context"]] for e in evidence],
-                             abstained=result["knowledge_state"] == "UNKNOWN")
+                             abstained=answer["knowledge_state"] == "UNKNOWN", confidence=confidence)
     return search
 
 
 def run_dataset(kind: str, path: Path, *, limit: int | None = None, store_dir: Path | None = None,
-                import_progress=None, query_progress=None) -> dict:
+                import_progress=None, query_progress=None, half: str = "all") -> dict:
+    """``half``: "dev", "test" or "all" (``datasets.half_of``): only that half is imported and asked."""
     items = load_dataset(kind, path)
+    if half != "all":
+        from .datasets import locomo_halves, longmemeval_halves
+        halves = locomo_halves(items) if kind == "locomo" else longmemeval_halves(items)
+        imported_items = [item for item in items if halves[item.scope_key] == half]
+    else:
+        imported_items = items
     limit = limit or (20 if kind == "locomo" else 50)
     with tempfile.TemporaryDirectory(prefix=f"memory-{kind}-") as scratch:
         # the import happens "after" every session: recorded time must not precede valid time
         clock = FixedClock("2100-01-01T00:00:00Z")
         store = Store.create(Path(store_dir or scratch) / "store", clock=clock)
-        imported = import_items(store, items, progress=import_progress)
+        imported = import_items(store, imported_items, progress=import_progress)
         evaluate = evaluate_locomo if kind == "locomo" else evaluate_longmemeval
-        report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress)
+        report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress, half=half)
     report["import"] = imported
     report["dataset_file"] = Path(path).name
     return report
