@@ -31,7 +31,6 @@ import json
 import os
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -393,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         scale["doctor"] = section_doctor([stores[n] for n in reversed(names)] + [extra], scratch)
     scale["targets"] = evaluate(scale)
     report["scope_scale"] = scale
-    args.json_out.write_text(json.dumps(report, indent=2) + "\n")
+    args.json_out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     import render
     args.md_out.write_text(render.render_markdown(report))
     scale["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]

@@ -367,20 +367,28 @@ class Sessions(Mapping):
 
 class Neighbours:
     """``get(record_id, default)``: the turn before and the turn after a record in its session
-    (among the records of a ``CurrentRecords``), as a tuple of ids."""
+    (among the records of a ``CurrentRecords``), as a tuple of ids. A session's turns are
+    worked out the first time one of them is asked for, then kept."""
 
     def __init__(self, records: CurrentRecords) -> None:
         self.records, self.view = records, records.view
         self._slots = self.view.session_slots()
+        self._known: dict[str, tuple] = {}
 
     def get(self, record_id: str, default=()):
-        view = self.view
+        known = self._known.get(record_id)
+        if known is not None:
+            return known
+        view, records = self.view, self.records
         at = view.slot.get(record_id)
-        if at is None or record_id not in self.records:
+        slots = self._slots.get(view.columns["session"][at]) if at is not None and record_id in records else None
+        if slots is None:
             return default
-        slots = self._slots.get(view.columns["session"][at])
-        if slots is None or at not in slots:
-            return default
-        turns = [rid for rid in (view.ids[s] for s in slots) if rid in self.records]
-        i = turns.index(record_id)
-        return tuple(turns[max(i - 1, 0):i] + turns[i + 1:i + 2])
+        ids = view.ids
+        turns = [rid for rid in (ids[s] for s in slots) if rid in records]
+        for i, rid in enumerate(turns):
+            self._known[rid] = tuple(turns[max(i - 1, 0):i] + turns[i + 1:i + 2])
+        found = self._known.get(record_id)
+        if found is None:
+            return default                        # not an episode of that session
+        return found
