@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from . import envelope_builder
-from .clock import clock_from_env, normalize_instant
+from .clock import clock_from_env, option_instant
 from .credentials import credential_kinds
 from .envelope_builder import user_scope
 from .errors import InputError, UsageError
@@ -197,15 +197,6 @@ def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False
 DEFAULT_ACTOR = {"type": "user_via_agent", "id": "api"}
 
 
-def _instant(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return normalize_instant(value)
-    except (ValueError, TypeError):
-        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
-
-
 def _write(store: Store, operation: str, user: str, *, tx: str | None, actor: dict | None, reason: str | None,
            actor_type: str | None = None, ref: str = "memory-api", **fields) -> MutationResult:
     """Build the envelope of a verb (explicit_user source) and apply it through the mutation policy."""
@@ -226,7 +217,7 @@ def add(store: Store, user: str, statement: str, *, key: str | None = None, kind
     """``memory add``: a memory the user stated (valid from ``valid_from``, default now)."""
     payload = {"kind": kind, "statement": statement, "aliases": list(aliases), "tags": list(tags)}
     return _write(store, "add", user, tx=tx, actor=actor, reason=reason, ref=ref, memory_key=key,
-                  payload=payload, valid_time={"from": _instant(valid_from, "--from"), "to": None},
+                  payload=payload, valid_time={"from": option_instant(valid_from, "--from"), "to": None},
                   sensitivity=sensitivity)
 
 
@@ -238,14 +229,14 @@ def update(store: Store, user: str, statement: str, *, key: str | None = None, r
         raise UsageError("name the record: --key or --id", code="usage_error")
     return _write(store, "update", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
                   memory_key=key, payload={"statement": statement},
-                  valid_time={"from": _instant(valid_from, "--from"), "to": None})
+                  valid_time={"from": option_instant(valid_from, "--from"), "to": None})
 
 
 def retire(store: Store, user: str, record_id: str, *, at: str | None = None, tx: str | None = None,
            reason: str | None = None, actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
     """``memory retire``: close a record's validity at ``at`` (default now)."""
     return _write(store, "retire", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
-                  valid_time={"from": None, "to": _instant(at, "--at")})
+                  valid_time={"from": None, "to": option_instant(at, "--at")})
 
 
 def dispute(store: Store, user: str, record_id: str, conflict_with, *, tx: str | None = None,

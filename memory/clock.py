@@ -98,6 +98,20 @@ def normalize_instant(text: str) -> str:
 
 
 @lru_cache(maxsize=1024)
+def option_instant(value: str | None, name: str) -> str | None:
+    """An instant a caller gave as an option (``--as-of``, ``--from``...): None stays None; a bad
+    value is a usage error naming the option (never echoing the value)."""
+    if value is None:
+        return None
+    from .errors import UsageError
+    try:
+        return normalize_instant(value)
+    except InstantOutOfRange:
+        raise UsageError(f"{name} must fall in the years 1000-9999", code="invalid_date") from None
+    except (ValueError, TypeError):
+        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
+
+
 def _normalized_instant(text: str) -> str:
     return _normalize_instant(text)
 

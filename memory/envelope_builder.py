@@ -24,6 +24,10 @@ def user_scope(user: str) -> dict:
     """Scope user:<user>, its key NFC-normalized; an empty or blank id is ``scope_required``."""
     if not isinstance(user, str) or not user.strip():
         raise InputError("a scope needs a non-empty user", code="scope_required")
+    try:
+        user.encode("utf-8")  # a shell argument that is not UTF-8 arrives with lone surrogates
+    except UnicodeEncodeError:
+        raise InputError("the user id is not valid UTF-8", code="invalid_utf8") from None
     return {"type": "user", "key": unicodedata.normalize("NFC", user)}
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import decision as decide_mod
 from . import planner
-from .clock import normalize_instant
+from .clock import option_instant
 from .errors import UsageError
 from .indexing import built_from_current, open_dense, open_index
 from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
@@ -41,15 +41,6 @@ class _View:
     # what a SearchSpace derives from records and sessions (speakers, neighbours), kept with
     # the view so a cached view computes it once, not per query
     memo: dict = field(default_factory=dict)
-
-
-def _instant(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return normalize_instant(value)
-    except (ValueError, TypeError):
-        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
 
 
 def _validate(request: QueryRequest) -> None:
@@ -147,8 +138,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     """Plan over each scope the caller may read, then decide."""
     _validate(request)
     now = store.clock.now()
-    as_of = _instant(request.as_of, "--as-of") or now
-    recorded_as_of = _instant(request.recorded_as_of, "--recorded-as-of")
+    as_of = option_instant(request.as_of, "--as-of") or now
+    recorded_as_of = option_instant(request.recorded_as_of, "--recorded-as-of")
     scopes = [user_scope(request.user)] + list(store.policies.forgetting.shared_scopes)
     retrieval = store.policies.retrieval
     settings = dict(retrieval.planner)

@@ -183,7 +183,26 @@ def message_instant(value: int | str | None) -> str | None:
     return instant
 
 
-UserId = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_nfc)]
+def _utf8(text: str) -> str:
+    """A JSON string may escape a lone surrogate (``\\ud800``), which no UTF-8 file can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("not valid Unicode text (a lone surrogate)") from None
+    return text
+
+
+def _role(text: str) -> str:
+    # a role is rendered into search content as "[<instant>] <ROLE>: <text>": a line break or
+    # another control character in it could forge a turn for the evaluator's reader
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in text):
+        raise ValueError("a role must not hold control or format characters")
+    return text
+
+
+UserId = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_utf8), AfterValidator(_nfc)]
+Text = Annotated[str, AfterValidator(_utf8)]
+Role = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_utf8), AfterValidator(_role)]
 Timestamp = Annotated[int | str | None, AfterValidator(message_instant)]
 
 
@@ -192,8 +211,8 @@ class _Body(BaseModel):
 
 
 class Message(_Body):
-    role: str = Field(min_length=1, max_length=256)
-    content: str
+    role: Role
+    content: Text
     timestamp: Timestamp = Field(default=None, description="Unix milliseconds (integer) or an ISO 8601 string")
 
 

@@ -316,3 +316,10 @@ def test_a_transaction_id_inside_a_statement_is_not_taken_for_the_envelopes():
     from memory.api import _named_in
     raw = b'{"payload": {"statement": "say \\"transaction_id\\": \\"fake\\""}, "transaction_id": "real"'
     assert _named_in(raw, "transaction_id") == "real"
+
+
+@pytest.mark.parametrize("command", [["query", "x"], ["history", "mem_000000000000000000000000"], ["export"]])
+def test_a_user_id_that_is_not_utf8_is_bad_input_not_an_internal_error(tmp_path, command):
+    make_store(tmp_path / "store")
+    code, answer = run(*command, "--user", "me\udcff")   # how Python hands over a non-UTF-8 argument
+    assert (code, answer["error"]["code"]) == (3, "invalid_utf8")
