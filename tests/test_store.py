@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import tempfile
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -269,7 +270,10 @@ def test_a_scope_key_never_becomes_a_path(store, key):
     assert key.encode() not in scope_file.read_bytes() or len(key) < 3
 
 
-user_keys = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12)
+# scope keys are NFC (admission normalizes every string): a key that NFC changes ('\uf900') names
+# the scope of its normal form, so the property is stated over normal forms
+user_keys = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).map(
+    lambda text: unicodedata.normalize("NFC", text))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
