@@ -29,7 +29,6 @@ from .errors import StoreError
 
 SCHEMA_VERSION = 1
 DEFAULT_PARTITIONS = 8
-SCOPED_TABLES = ("scopes", "revisions", "transactions", "audit")
 
 
 def _require_driver() -> None:
@@ -38,45 +37,76 @@ def _require_driver() -> None:
                          code="postgres_driver_missing")
 
 
+# Each table's columns, and the key that is unique inside a scope. The parents carry no
+# unique index: PostgreSQL refuses foreign partitions under one, and a scope always routes
+# to one partition, so each partition's own primary key enforces it (locally, or on the
+# shard server that holds a foreign partition: benchmarks/postgres_fdw_demo.py).
+TABLES = {
+    "scopes": ("scope_digest text NOT NULL, last_seq bigint NOT NULL DEFAULT 0, created_at text NOT NULL",
+               "scope_digest", ()),
+    # one row per revision, in log order; ``line`` is the canonical bytes, hash included
+    "revisions": ("scope_digest text NOT NULL, seq bigint NOT NULL, record_id text NOT NULL, "
+                  "transaction_id text NOT NULL, line bytea NOT NULL",
+                  "scope_digest, seq", ("scope_digest, record_id",)),
+    # idempotency: a transaction id is unique within its scope, and outlives an erasure
+    "transactions": ("scope_digest text NOT NULL, transaction_id text NOT NULL, envelope_sha256 text NOT NULL",
+                     "scope_digest, transaction_id", ()),
+    # content-free erasure rows (the JSONL store's audit.jsonl)
+    "audit": ("scope_digest text NOT NULL, seq bigint NOT NULL, line bytea NOT NULL", "scope_digest, seq", ()),
+}
+
+
+def parent_ddl() -> list[str]:
+    return [f"CREATE TABLE {table} ({columns}) PARTITION BY HASH (scope_digest)"
+            for table, (columns, _, _) in TABLES.items()]
+
+
+def partition_keys(table: str, name: str) -> list[str]:
+    """The unique key and indexes one partition (local, or a shard server's table) carries."""
+    _, key, indexes = TABLES[table]
+    return [f"ALTER TABLE {name} ADD PRIMARY KEY ({key})"] + [
+        f"CREATE INDEX {name.rsplit('.', 1)[-1]}_i{n} ON {name} ({columns})" for n, columns in enumerate(indexes)]
+
+
+def shard_table_ddl(table: str, name: str) -> list[str]:
+    """A plain table on a shard server that a coordinator attaches as a foreign partition."""
+    return [f"CREATE TABLE {name} ({TABLES[table][0]})"] + partition_keys(table, name)
+
+
 def _migration_v1(partitions: int) -> list[str]:
-    statements = [
-        """CREATE TABLE scopes (
-             scope_digest text NOT NULL,
-             last_seq bigint NOT NULL DEFAULT 0,
-             created_at text NOT NULL,
-             PRIMARY KEY (scope_digest)
-           ) PARTITION BY HASH (scope_digest)""",
-        # one row per revision, in log order; ``line`` is the canonical bytes with the hash
-        """CREATE TABLE revisions (
-             scope_digest text NOT NULL,
-             seq bigint NOT NULL,
-             record_id text NOT NULL,
-             transaction_id text NOT NULL,
-             line bytea NOT NULL,
-             PRIMARY KEY (scope_digest, seq)
-           ) PARTITION BY HASH (scope_digest)""",
-        # idempotency: a transaction id is unique within its scope, and survives erasure
-        """CREATE TABLE transactions (
-             scope_digest text NOT NULL,
-             transaction_id text NOT NULL,
-             envelope_sha256 text NOT NULL,
-             PRIMARY KEY (scope_digest, transaction_id)
-           ) PARTITION BY HASH (scope_digest)""",
-        # content-free erasure rows (the JSONL store's audit.jsonl)
-        """CREATE TABLE audit (
-             scope_digest text NOT NULL,
-             seq bigint NOT NULL,
-             line bytea NOT NULL,
-             PRIMARY KEY (scope_digest, seq)
-           ) PARTITION BY HASH (scope_digest)""",
-        "CREATE INDEX revisions_record ON revisions (scope_digest, record_id)",
-    ]
-    for table in SCOPED_TABLES:
+    statements = parent_ddl()
+    for table in TABLES:
         for remainder in range(partitions):
-            statements.append(
-                f"CREATE TABLE {table}_p{remainder} PARTITION OF {table} "
-                f"FOR VALUES WITH (MODULUS {partitions}, REMAINDER {remainder})")
+            name = f"{table}_p{remainder}"
+            statements.append(f"CREATE TABLE {name} PARTITION OF {table} "
+                              f"FOR VALUES WITH (MODULUS {partitions}, REMAINDER {remainder})")
+            statements += partition_keys(table, name)
     return statements
+
+
+def distributed_ddl(partitions: int, placement: list[tuple[str, str]]) -> list[str]:
+    """The coordinator's side of a layout whose partitions live on other servers.
+
+    ``placement[r]`` = (foreign server name, remote schema) holding remainder ``r`` of every
+    table: one scope's rows in all tables sit on one server (co-located, as Citus places
+    distributed tables that share a distribution column). The remote tables come from
+    ``shard_table_ddl``; the coordinator keeps the schema version and the advisory locks."""
+    statements = parent_ddl()
+    for table in TABLES:
+        for remainder in range(partitions):
+            server, schema = placement[remainder]
+            statements.append(
+                f"CREATE FOREIGN TABLE {table}_p{remainder} PARTITION OF {table} "
+                f"FOR VALUES WITH (MODULUS {partitions}, REMAINDER {remainder}) "
+                f"SERVER {server} OPTIONS (schema_name '{schema}', table_name '{table}_p{remainder}')")
+    return statements
+
+
+def mark_migrated(conn, *, version: int = SCHEMA_VERSION, partitions: int, now: str) -> None:
+    """Record a schema laid out by hand (``distributed_ddl``) as the given version."""
+    conn.execute("""CREATE TABLE IF NOT EXISTS memory_schema (
+                      version int PRIMARY KEY, applied_at text NOT NULL, partitions int NOT NULL)""")
+    conn.execute("INSERT INTO memory_schema VALUES (%s, %s, %s)", (version, now, partitions))
 
 
 @dataclass(frozen=True)
@@ -124,16 +154,14 @@ class PostgresLedger:
         with self.conn.transaction():
             # one migrator at a time, whoever else runs init
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key("memory_schema"),))
-            self.conn.execute("""CREATE TABLE IF NOT EXISTS memory_schema (
-                                   version int PRIMARY KEY, applied_at text NOT NULL, partitions int NOT NULL)""")
-            current = self.conn.execute("SELECT max(version) FROM memory_schema").fetchone()[0] or 0
+            current = self.schema_version() or 0
             if current > SCHEMA_VERSION:
                 raise StoreError(f"the database's schema is version {current}, newer than this code's "
                                  f"{SCHEMA_VERSION}: upgrade memory-ledger", code="schema_too_new")
             if current < 1:
                 for statement in _migration_v1(partitions):
                     self.conn.execute(statement)
-                self.conn.execute("INSERT INTO memory_schema VALUES (1, %s, %s)", (now, partitions))
+                mark_migrated(self.conn, version=1, partitions=partitions, now=now)
         return SCHEMA_VERSION
 
     # -- writing ----------------------------------------------------------------
@@ -196,10 +224,13 @@ class ScopeWrite:
         self.scope_digest = scope_digest
 
     def ensure_scope(self, now: str) -> int:
-        self.conn.execute("INSERT INTO scopes (scope_digest, created_at) VALUES (%s, %s) "
-                          "ON CONFLICT (scope_digest) DO NOTHING", (self.scope_digest, now))
-        return self.conn.execute("SELECT last_seq FROM scopes WHERE scope_digest = %s",
-                                 (self.scope_digest,)).fetchone()[0]
+        # under the scope's advisory lock, so no other writer can insert the row in between
+        row = self.conn.execute("SELECT last_seq FROM scopes WHERE scope_digest = %s",
+                                (self.scope_digest,)).fetchone()
+        if row:
+            return row[0]
+        self.conn.execute("INSERT INTO scopes (scope_digest, created_at) VALUES (%s, %s)", (self.scope_digest, now))
+        return 0
 
     def known_transaction(self, transaction_id: str) -> str | None:
         row = self.conn.execute("SELECT envelope_sha256 FROM transactions WHERE scope_digest = %s "

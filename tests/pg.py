@@ -4,6 +4,11 @@
 a cluster is started once per test session with tools/pg_throwaway.sh when the
 PostgreSQL binaries are installed. Without binaries or the psycopg driver the
 tests that ask for it skip, saying why. Each test gets a schema of its own.
+
+``$MEMORY_TEST_POSTGRES_SHARDS`` (``name=URL,name=URL``; set by
+benchmarks/postgres_fdw_demo.py) lays each test's schema out across other servers:
+the coordinator at ``$MEMORY_TEST_POSTGRES_URL`` holds the parents and reaches every
+partition through the postgres_fdw server of that name.
 """
 from __future__ import annotations
 
@@ -48,12 +53,38 @@ def server_url() -> str:
     return _started["url"]
 
 
-def fresh_schema_url() -> str:
-    """A URL whose connections see only a new, empty schema (tests do not share tables)."""
+def fresh_schema_url(*, laid_out: bool = True) -> str:
+    """A URL whose connections see only a new schema of their own (tests do not share tables).
+
+    Under ``$MEMORY_TEST_POSTGRES_SHARDS`` the schema is laid out across the shards unless
+    ``laid_out`` is false (a test of an empty database)."""
     import psycopg
     base = server_url()
     schema = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
+        shards = os.environ.get("MEMORY_TEST_POSTGRES_SHARDS")
+        if shards and laid_out:
+            _distribute(conn, schema, [item.split("=", 1) for item in shards.split(",")])
     joiner = "&" if "?" in base else "?"
     return f"{base}{joiner}options={quote(f'-c search_path={schema}')}"
+
+
+def _distribute(coordinator, schema: str, shards: list[list[str]], partitions: int = 4) -> None:
+    """Partition r of every table on shard r % len(shards), in a schema of the same name."""
+    import psycopg
+
+    from memory.postgres_ledger import TABLES, distributed_ddl, mark_migrated, shard_table_ddl
+    placement = [(shards[r % len(shards)][0], schema) for r in range(partitions)]
+    for index, (_, url) in enumerate(shards):
+        with psycopg.connect(url, autocommit=True) as remote:
+            remote.execute(f"CREATE SCHEMA {schema}")
+            for table in TABLES:
+                for remainder in range(index, partitions, len(shards)):
+                    for statement in shard_table_ddl(table, f"{schema}.{table}_p{remainder}"):
+                        remote.execute(statement)
+    coordinator.execute(f"SET search_path = {schema}")
+    for statement in distributed_ddl(partitions, placement):
+        coordinator.execute(statement)
+    mark_migrated(coordinator, partitions=partitions, now="2024-01-01T00:00:00Z")
+    coordinator.execute("RESET search_path")

@@ -35,7 +35,7 @@ def test_migrate_is_idempotent_and_a_newer_schema_is_refused(ledger):
 
 def test_an_empty_database_is_not_a_store():
     from memory.postgres_ledger import PostgresLedger
-    ledger = PostgresLedger(fresh_schema_url())
+    ledger = PostgresLedger(fresh_schema_url(laid_out=False))
     with pytest.raises(StoreError) as missing:
         ledger.check_schema()
     assert missing.value.code == "store_not_found"
