@@ -77,6 +77,10 @@ def test_only_remote_imports_httpx():
     assert importers_of("httpx") <= {"memory.remote"}
 
 
+def test_only_the_postgres_ledger_imports_psycopg():
+    assert importers_of("psycopg") <= {"memory.postgres_ledger"}
+
+
 def test_only_jsonio_imports_orjson():
     assert importers_of("orjson") <= {"memory.jsonio"}
 
