@@ -115,6 +115,21 @@ class Appended:
     last_seq: int
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """What a reader of one scope learns in one consistent read (``PostgresLedger.snapshot``).
+
+    ``last_seq`` and ``audit_rows`` are the scope's position; ``rows`` the revisions after the
+    reader's seq, or all of them when ``rebuilt`` (the audit rows changed: an erasure deleted
+    rows the reader may hold), with every audit line in ``audit``."""
+
+    last_seq: int
+    audit_rows: int
+    rows: list
+    rebuilt: bool
+    audit: list
+
+
 class PostgresLedger:
     """One connection's view of the ledger tables (a connection is not shared across threads)."""
 
@@ -182,6 +197,35 @@ class PostgresLedger:
                                 (scope_digest,)).fetchone()
         return row[0] if row else 0
 
+    def position(self, scope_digest: str) -> tuple[int, int]:
+        """(last seq, number of audit rows) of a scope, read in one statement: it changes with
+        every append and every erasure (an erasure deletes rows but never reuses a seq)."""
+        return self.conn.execute(
+            "SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %s), 0), "
+            "(SELECT count(*) FROM audit WHERE scope_digest = %s)", (scope_digest, scope_digest)).fetchone()
+
+    def snapshot(self, scope_digest: str, *, after: int, audit_seen: int) -> Snapshot:
+        """The scope's position and what a reader at (``after``, ``audit_seen``) has not read.
+
+        One REPEATABLE READ transaction when the connection is idle, so the position, the rows
+        and the audit lines agree; inside a writer's transaction (which holds the scope's lock,
+        so no one else changes the scope) plain reads."""
+        def read_all() -> Snapshot:
+            last_seq, audit_rows = self.position(scope_digest)
+            rebuilt = audit_rows != audit_seen
+            rows = self.read(scope_digest, after=0 if rebuilt else after)
+            return Snapshot(last_seq, audit_rows, rows, rebuilt, self.audit(scope_digest) if rebuilt else [])
+        if self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            return read_all()
+        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            snapshot = read_all()
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+        return snapshot
+
     def read(self, scope_digest: str, *, after: int = 0) -> list[tuple[int, bytes]]:
         """(seq, canonical line) of the scope's revisions appended after ``after``, in log order."""
         rows = self.conn.execute(
@@ -245,12 +289,18 @@ class ScopeWrite:
                 "INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line) "
                 "VALUES (%s, %s, %s, %s, %s)",
                 [(self.scope_digest, start + i, rid, tx, line) for i, (rid, tx, line) in enumerate(lines)])
-            cursor.executemany(
-                "INSERT INTO transactions (scope_digest, transaction_id, envelope_sha256) VALUES (%s, %s, %s)",
-                [(self.scope_digest, tx, digest) for tx, digest in transactions.items()])
+        self.register(transactions)
         last = start + len(lines) - 1
         self.conn.execute("UPDATE scopes SET last_seq = %s WHERE scope_digest = %s", (last, self.scope_digest))
         return Appended(start, last)
+
+    def register(self, transactions: dict[str, str]) -> None:
+        """Record transaction ids (with their envelope digests): the primary key refuses a reuse."""
+        if transactions:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO transactions (scope_digest, transaction_id, envelope_sha256) VALUES (%s, %s, %s)",
+                    [(self.scope_digest, tx, digest) for tx, digest in transactions.items()])
 
     def erase(self, record_ids: list[str], audit_line: bytes, *, now: str) -> int:
         """Delete every revision of ``record_ids`` and keep the content-free audit row; rows deleted.
