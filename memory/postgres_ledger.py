@@ -145,6 +145,10 @@ class PostgresLedger:
     def close(self) -> None:
         self.conn.close()
 
+    def reusable(self) -> bool:
+        """Open and outside any transaction: fit to hand to the next operation."""
+        return not self.conn.closed and self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
     # -- schema -----------------------------------------------------------------
 
     def schema_version(self) -> int | None:
@@ -310,11 +314,17 @@ class ScopeWrite:
         self.ensure_scope(now)
         deleted = self.conn.execute("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s)",
                                     (self.scope_digest, list(record_ids))).rowcount
+        self.add_audit(audit_line, now=now)
+        return deleted
+
+    def add_audit(self, audit_line: bytes, *, now: str) -> int:
+        """Append one content-free audit row (an erasure's, or a restored one); its seq."""
+        self.ensure_scope(now)
         seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM audit WHERE scope_digest = %s",
                                 (self.scope_digest,)).fetchone()[0]
         self.conn.execute("INSERT INTO audit (scope_digest, seq, line) VALUES (%s, %s, %s)",
                           (self.scope_digest, seq, audit_line))
-        return deleted
+        return seq
 
 
 def _lock_key(name: str) -> int:

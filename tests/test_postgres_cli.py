@@ -173,3 +173,22 @@ def test_an_unreachable_database_is_a_store_error_without_a_trace(bad):
     pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'memory-ledger[postgres]')")
     code, out = run(bad, T1, "query", "anything?", "--user", "u1", "--json")
     assert code == 7 and json.loads(out)["error"]["code"] == "store_unavailable"
+
+
+def test_an_export_moves_between_backends_and_comes_back_byte_identical(tmp_path):
+    """memory export on JSONL -> memory import jsonl into PostgreSQL -> memory export: the same
+    file (erasure audit rows included), and the scope answers there; a second import is idempotent."""
+    source = str(tmp_path / "jsonl")
+    locker = history_of_a_user(source)["locker_id"]
+    exported = tmp_path / "u1.jsonl"
+    exported.write_text(run(source, T3, "export", "--user", "u1")[1])
+    url = fresh_schema_url()
+    code, restored = run_json(url, T3, "import", "jsonl", str(exported))
+    assert (code, restored["status"], restored["audit_rows"]) == (0, "restored", 1), restored
+    assert run(url, T3, "export", "--user", "u1")[1] == exported.read_text()
+    assert run_json(url, T3, "import", "jsonl", str(exported))[1]["status"] == "idempotent"
+    answer = run_json(url, T3, "query", "what is the home city of the user?", "--user", "u1")[1]
+    assert answer["knowledge_state"] == "VERIFIED"
+    # the erased record's transaction is still known after the move: a replay is idempotent
+    again = run_json(url, T3, "erase", locker, "--user", "u1", "--tx", "tx-erase", "--reason", "asked")[1]
+    assert again["status"] == "idempotent"

@@ -72,11 +72,24 @@ class PostgresView(CurrentView):
 class _Writing:
     """The writer transaction this thread holds on one scope."""
 
-    def __init__(self, scope_digest: str, tx) -> None:
-        self.digest, self.tx = scope_digest, tx
+    def __init__(self, scope_digest: str, ledger, tx) -> None:
+        self.digest, self.ledger, self.tx = scope_digest, ledger, tx
         self.seq, self.audit = 0, 0
         self.registered: set[str] = set()
         self.vacuum = False
+
+
+class _OneCall:
+    """Runs one ``PostgresLedger`` method on a connection borrowed for just that call."""
+
+    def __init__(self, store: "PostgresStore") -> None:
+        self.store = store
+
+    def __getattr__(self, name: str):
+        def call(*args, **kwargs):
+            with self.store._ledger() as ledger:
+                return getattr(ledger, name)(*args, **kwargs)
+        return call
 
 
 class PostgresStore:
@@ -94,6 +107,7 @@ class PostgresStore:
         # the policies given, else config > $MEMORY_CONFIG > the packaged defaults
         self.policies = policies or load_policies(Path(config) if config is not None else None)
         self._connect = PostgresLedger
+        self._idle: list = []          # connections no thread is using (a served store reuses them)
         self._local = threading.local()
         self._guard = threading.Lock()
         self._fold_locks: dict[str, threading.Lock] = {}
@@ -106,26 +120,47 @@ class PostgresStore:
     def create(cls, url: str, *, clock=None, config=None, policies: Policies | None = None) -> "PostgresStore":
         """``memory init`` on a URL: create or upgrade the schema (refusing a newer one)."""
         store = cls(url, clock=clock, config=config, policies=policies)
-        store._ledger().migrate(now=store.clock.now())
+        with store._ledger() as ledger:
+            ledger.migrate(now=store.clock.now())
         return store
 
     @classmethod
     def open(cls, url: str, *, clock=None, config=None) -> "PostgresStore":
         store = cls(url, clock=clock, config=config)
-        store._ledger().check_schema()
+        with store._ledger() as ledger:
+            ledger.check_schema()
         return store
 
+    @contextmanager
     def _ledger(self):
-        ledger = getattr(self._local, "ledger", None)
+        """A connection for one operation: the writer's own inside ``writer`` (so its reads see
+        the scope as the lock holder does), else one from the pool (made when none is idle)."""
+        writing = getattr(self._local, "writing", None)
+        if writing is not None:
+            yield writing.ledger
+            return
+        with self._guard:
+            ledger = self._idle.pop() if self._idle else None
         if ledger is None:
-            ledger = self._local.ledger = self._connect(self.url)
-        return ledger
+            ledger = self._connect(self.url)
+        try:
+            yield ledger
+        finally:
+            if ledger.reusable():
+                with self._guard:
+                    self._idle.append(ledger)
+            else:
+                ledger.close()     # broken, or left inside a transaction: never handed out again
+
+    def _call(self):
+        """``self._call().method(...)``: one ledger call on a pooled connection."""
+        return _OneCall(self)
 
     def close(self) -> None:
-        ledger = getattr(self._local, "ledger", None)
-        if ledger is not None:
+        with self._guard:
+            idle, self._idle = self._idle, []
+        for ledger in idle:
             ledger.close()
-            self._local.ledger = None
 
     def marker(self) -> dict:
         return {"schema_version": "memory.store.postgres.v1", "policy_sha256": self.policies.hashes()}
@@ -145,13 +180,13 @@ class PostgresStore:
         return Path("postgres-index") / self._digest(where)
 
     def has_scope(self, where) -> bool:
-        return self._ledger().position(self._digest(where)) != (0, 0)
+        return self._call().position(self._digest(where)) != (0, 0)
 
     def scope_digests(self) -> list[str]:
-        return self._ledger().scope_digests()
+        return self._call().scope_digests()
 
     def scope_in_folder(self, digest: str) -> dict | None:
-        rows = self._ledger().read(digest)
+        rows = self._call().read(digest)
         return loads_trusted(rows[0][1])["scope"] if rows else None
 
     # -- locking -------------------------------------------------------------------------
@@ -168,15 +203,16 @@ class PostgresStore:
         if getattr(self._local, "writing", None) is not None:
             raise StoreError("this thread already holds a scope's write lock", code="usage_error")
         digest = self._digest(where)
-        ledger = self._ledger()
-        with ledger.writing(digest) as tx:
-            self._local.writing = _Writing(digest, tx)
-            try:
-                yield
-            finally:
-                writing, self._local.writing = self._local.writing, None
-        if writing.vacuum:
-            ledger.vacuum_scope(digest)
+        with self._ledger() as ledger:
+            with ledger.writing(digest) as tx:
+                self._local.writing = _Writing(digest, ledger, tx)
+                try:
+                    yield
+                finally:
+                    writing, self._local.writing = self._local.writing, None
+            if writing.vacuum:
+                # after COMMIT (VACUUM cannot run in a transaction): the deleted rows' bytes leave the heap
+                ledger.vacuum_scope(digest)
 
     def _writing(self, where) -> _Writing:
         writing = getattr(self._local, "writing", None)
@@ -188,7 +224,7 @@ class PostgresStore:
 
     def fingerprint(self, scope: dict) -> tuple:
         """(last seq, audit rows): changes with every append and every erasure."""
-        return tuple(self._ledger().position(digest_of(scope)))
+        return tuple(self._call().position(digest_of(scope)))
 
     def state(self, scope: dict, fingerprint: tuple | None = None) -> ScopeState:
         """The scope's folded log, extended by what was appended since this process last read
@@ -201,7 +237,7 @@ class PostgresStore:
             if cached is not None and fingerprint is not None and cached[0] == tuple(fingerprint):
                 return cached[1]
             after, seen = cached[0] if cached is not None else (0, -1)
-            snapshot = self._ledger().snapshot(digest, after=after, audit_seen=seen)
+            snapshot = self._call().snapshot(digest, after=after, audit_seen=seen)
             state = cached[1] if cached is not None and not snapshot.rebuilt else ScopeState()
             for _, line in snapshot.rows:
                 state.absorb(loads_trusted(line))
@@ -227,8 +263,8 @@ class PostgresStore:
         writing = self._writing(scope)
         self._states[digest_of(scope)] = ((writing.seq, writing.audit), state)
 
-    def _forget(self, scope: dict) -> None:
-        self._states.pop(digest_of(scope), None)
+    def _forget(self, where) -> None:
+        self._states.pop(self._digest(where), None)
 
     def get(self, record_id: str, scope: dict) -> dict:
         record = self.state(scope).current(record_id)
@@ -246,10 +282,10 @@ class PostgresStore:
         return [r for r in self.state(scope).currents() if r["status"] == "candidate"]
 
     def scope_revisions(self, where) -> list[dict]:
-        return [loads_trusted(line) for _, line in self._ledger().read(self._digest(where))]
+        return [loads_trusted(line) for _, line in self._call().read(self._digest(where))]
 
     def audit_rows(self, where) -> list[dict]:
-        return [loads_trusted(line) for line in self._ledger().audit(self._digest(where))]
+        return [loads_trusted(line) for line in self._call().audit(self._digest(where))]
 
     # -- pins: a cursor is {"seq": n, "audit": k} -----------------------------------------
 
@@ -263,7 +299,7 @@ class PostgresStore:
 
     def cursor_status(self, where, cursor: object) -> str:
         pinned = self._cursor(cursor)
-        last_seq, audit_rows = self._ledger().position(self._digest(where))
+        last_seq, audit_rows = self._call().position(self._digest(where))
         if pinned is None or (pinned[1] != -1 and pinned[1] != audit_rows) or pinned[0] > last_seq:
             return "moved"
         return "caught_up" if pinned[0] == last_seq and pinned[1] == audit_rows else "behind"
@@ -272,12 +308,12 @@ class PostgresStore:
         pinned = self._cursor(cursor)
         moved = pinned is None
         after, seen = pinned if pinned is not None else (0, -1)
-        snapshot = self._ledger().snapshot(self._digest(where), after=after, audit_seen=seen)
+        snapshot = self._call().snapshot(self._digest(where), after=after, audit_seen=seen)
         if snapshot.rebuilt and seen != -1:
             moved = True
         if after > snapshot.last_seq:
             moved = True
-            snapshot = self._ledger().snapshot(self._digest(where), after=0, audit_seen=-1)
+            snapshot = self._call().snapshot(self._digest(where), after=0, audit_seen=-1)
         return Tail(moved, [line for _, line in snapshot.rows],
                     {"seq": snapshot.last_seq, "audit": snapshot.audit_rows},
                     [(SHARD, seq) for seq, _ in snapshot.rows], [])
@@ -286,7 +322,7 @@ class PostgresStore:
         """The scope's current view, extended in place by the rows appended since ``previous``
         was read (a new one when there is none or an erasure changed the audit rows)."""
         view = previous if isinstance(previous, PostgresView) else None
-        snapshot = self._ledger().snapshot(digest_of(scope), after=view.seq if view else 0,
+        snapshot = self._call().snapshot(digest_of(scope), after=view.seq if view else 0,
                                            audit_seen=view.audit if view else -1)
         if view is None or snapshot.rebuilt:
             view = PostgresView()
@@ -361,8 +397,31 @@ class PostgresStore:
         writing.registered.update(fresh)
         writing.vacuum = True
         self._forget(scope)
-        writing.seq, writing.audit = self._ledger().position(digest_of(scope))
+        writing.seq, writing.audit = self._call().position(digest_of(scope))
         return row
+
+    def replace_audit(self, where, rows: list[dict]) -> None:
+        """A restore into an empty scope writes its audit rows (inside the writer's transaction);
+        their transactions stay known, as after the erasures that wrote them."""
+        writing = self._writing(where)
+        for row in rows:
+            writing.tx.add_audit(canonical_bytes(row), now=self.clock.now())
+            fresh = {tx: digest for tx, digest in row.get("transactions", {}).items() if tx not in writing.registered}
+            writing.tx.register(fresh)
+            writing.registered.update(fresh)
+        self._forget(where)
 
     def drop_derived(self, where) -> None:
         pass   # nothing derived is kept outside the process
+
+    # -- what only a store of files has ---------------------------------------------------
+
+    FILE_ONLY = frozenset({"layout", "scope_dir", "view_dir", "views_root", "doctor_dir", "shard_paths",
+                           "shard_stats", "shard_bytes", "shard_data", "manifest_bytes", "audit_size",
+                           "repair_scope", "read_shard"})
+
+    def __getattr__(self, name: str):
+        if name in PostgresStore.FILE_ONLY:
+            raise StoreError("this command reads a JSONL store's files and is not available on a PostgreSQL "
+                             "store yet (docs/POSTGRES.md, Status)", code="not_supported")
+        raise AttributeError(name)
