@@ -34,18 +34,24 @@ import psycopg  # noqa: E402
 from memory.postgres_ledger import PostgresLedger, scanned_partitions  # noqa: E402
 
 SCRIPT = REPO / "tools" / "pg_throwaway.sh"
-TEST_MODULES = ["tests/test_postgres_ledger.py"]
+TEST_MODULES = ["tests/test_postgres_ledger.py", "tests/test_store_contract.py", "tests/test_postgres_cli.py"]
 PORTS = {"coordinator": 56101, "shard1": 56102, "shard2": 56103}
 REPORT = REPO / "benchmarks" / "reports" / "postgres-fdw"
 NOW = "2024-01-01T00:00:00Z"
 
 # the statements the ledger runs, each scoped to one digest
+# (sql, its parameters for a digest)
 SCOPED_STATEMENTS = {
     "read a scope's log after a sequence":
-        "SELECT seq, line FROM revisions WHERE scope_digest = %s AND seq > %s ORDER BY seq",
-    "a scope's last sequence": "SELECT last_seq FROM scopes WHERE scope_digest = %s AND %s >= 0",
-    "idempotency lookup": "SELECT envelope_sha256 FROM transactions WHERE scope_digest = %s AND transaction_id = %s::text",
-    "erase a record's revisions": "DELETE FROM revisions WHERE scope_digest = %s AND record_id = %s::text",
+        ("SELECT seq, line FROM revisions WHERE scope_digest = %s AND seq > %s ORDER BY seq", lambda d: (d, 0)),
+    "a scope's last sequence": ("SELECT last_seq FROM scopes WHERE scope_digest = %s", lambda d: (d,)),
+    "a reader's position (last seq, audit rows)":
+        ("SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %s), 0), "
+         "(SELECT count(*) FROM audit WHERE scope_digest = %s)", lambda d: (d, d)),
+    "idempotency lookup": ("SELECT envelope_sha256 FROM transactions WHERE scope_digest = %s AND transaction_id = %s",
+                           lambda d: (d, "tx-1")),
+    "erase a record's revisions": ("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s)",
+                                   lambda d: (d, ["mem_1"])),
 }
 
 
@@ -91,8 +97,8 @@ def explain(urls: dict[str, str]) -> dict:
     for digest in digests[:3]:
         holder = ledger.partition_of("revisions", digest)
         plans[digest[:8]] = {"partition": holder, "statements": {
-            what: scanned_partitions(ledger, sql, (digest, 0 if "seq" in sql else "mem_1"))
-            for what, sql in SCOPED_STATEMENTS.items()}}
+            what: scanned_partitions(ledger, sql, params(digest))
+            for what, (sql, params) in SCOPED_STATEMENTS.items()}}
     placement = {}
     for index, shard in enumerate(("shard1", "shard2")):
         with psycopg.connect(urls[shard]) as conn:
