@@ -350,5 +350,14 @@ def scanned_partitions(ledger: PostgresLedger, sql: str, params: tuple) -> list[
     return _scanned_relations(plan)
 
 
+def driver_failure(exc: BaseException) -> StoreError | None:
+    """The store error for a driver exception (a lost connection, a refused statement), or None.
+
+    Only the message's first line is kept: PostgreSQL's DETAIL lines may quote row values."""
+    if psycopg is None or not isinstance(exc, psycopg.Error):
+        return None
+    return StoreError(f"the PostgreSQL store failed ({_first_line(exc)})", code="store_unavailable")
+
+
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

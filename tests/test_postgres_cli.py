@@ -192,3 +192,22 @@ def test_an_export_moves_between_backends_and_comes_back_byte_identical(tmp_path
     # the erased record's transaction is still known after the move: a replay is idempotent
     again = run_json(url, T3, "erase", locker, "--user", "u1", "--tx", "tx-erase", "--reason", "asked")[1]
     assert again["status"] == "idempotent"
+
+
+def test_a_lost_connection_is_a_store_error_and_the_next_call_reconnects():
+    import uuid as _uuid
+
+    from memory.errors import StoreError
+    from memory.postgres_ledger import PostgresLedger
+    name = "victim_" + _uuid.uuid4().hex[:8]
+    url = fresh_schema_url() + f"&application_name={name}"
+    store = PostgresStore.create(url, clock=FixedClock(T1))
+    record = store.mutate(add_env("The user lives in Rome.", "user.home_city", "tx-1", user="u1"))["record_id"]
+    killer = PostgresLedger(url.replace(name, "killer"))
+    assert killer.conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                               "WHERE application_name = %s", (name,)).fetchone()[0] >= 1
+    killer.close()
+    with pytest.raises(StoreError) as lost:
+        store.get(record, scope("u1"))
+    assert lost.value.code == "store_unavailable" and "Rome" not in lost.value.message
+    assert store.get(record, scope("u1"))["statement"] == "The user lives in Rome."

@@ -39,6 +39,12 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 SHARD = "pg"   # the view's "shard" column: every line is a row of one table
 
 
+def driver_failure(exc: BaseException):
+    """A driver exception as the store's ``StoreError`` (None: not the driver's)."""
+    from ..postgres_ledger import driver_failure as translate  # the one module that knows the driver
+    return translate(exc)
+
+
 def is_url(location: object) -> bool:
     """Whether a ``--store`` value names a PostgreSQL database rather than a folder."""
     return isinstance(location, str) and location.startswith(URL_SCHEMES)
@@ -145,6 +151,11 @@ class PostgresStore:
             ledger = self._connect(self.url)
         try:
             yield ledger
+        except Exception as exc:
+            failure = driver_failure(exc)
+            if failure is not None:
+                raise failure from None
+            raise
         finally:
             if ledger.reusable():
                 with self._guard:
