@@ -254,7 +254,10 @@ class PostgresStore:
                 state.absorb(loads_trusted(line))
             for line in snapshot.audit:
                 state.absorb_audit(loads_trusted(line))
-            self._states[digest] = ((snapshot.last_seq, snapshot.audit_rows), state)
+            # never behind what the state holds: a writer thread of this process adopts its
+            # revisions before its COMMIT, and a reader that re-read them would absorb them twice
+            seq = snapshot.last_seq if snapshot.rebuilt else max(after, snapshot.last_seq)
+            self._states[digest] = ((seq, snapshot.audit_rows), state)
             writing = getattr(self._local, "writing", None)
             if writing is not None and writing.digest == digest:
                 writing.seq, writing.audit = snapshot.last_seq, snapshot.audit_rows
