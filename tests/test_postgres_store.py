@@ -31,3 +31,10 @@ def test_a_reader_between_a_writers_adoption_and_its_commit_never_absorbs_a_revi
     state = store.state(scope("u1"), store.fingerprint(scope("u1")))
     assert [r["revision"] for r in state.revisions[record]] == [1]
     assert len(list(state.currents())) == 2
+
+
+def test_the_url_a_store_prints_hides_its_password():
+    from memory.store.postgres import redacted
+    assert redacted("postgresql://ann:s%40cr%3At@db.example:5432/memory?sslmode=require") == \
+        "postgresql://ann:***@db.example:5432/memory?sslmode=require"
+    assert redacted("postgresql://postgres@/memory?host=/tmp/x&port=5") == "postgresql://postgres@/memory?host=/tmp/x&port=5"

@@ -3,7 +3,7 @@
 One job per module: ``layout`` (names and the shard-listing rule), ``log`` (the
 append-only shards and audit file: append, heal, read, pins), ``manifest``,
 ``erasure``, and ``core`` (the ``Store`` object: open, lock, read, the one write
-path). ``interface`` states what a second backend must provide. Other modules import
+path); ``postgres`` is the same store on PostgreSQL tables (``PostgresStore``). ``interface`` states what a second backend must provide. Other modules import
 from here, never from the submodules.
 """
 from .core import (DEFAULT_BATCH, SHARD_MAX_BYTES, STORE_FORMAT, ScopeWrite, Store, refused, result_for,

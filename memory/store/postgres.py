@@ -53,10 +53,10 @@ def is_url(location: object) -> bool:
 def redacted(url: str) -> str:
     """The URL without its password (what a message or ``memory init`` may print)."""
     parts = urlsplit(url)
-    if parts.password is None:
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:***@{host}"))
 
 
 class PostgresView(CurrentView):
