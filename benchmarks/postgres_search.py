@@ -9,7 +9,7 @@ search with nothing new (the "steady" figure). Ratios are PostgreSQL / JSONL.
 
     nice -n 5 python benchmarks/postgres_search.py [--episodes 10000] [--rounds 30]
 
-Writes benchmarks/reports/postgres-search.md (and .json). Needs psycopg and the PostgreSQL
+Writes benchmarks/reports/postgres-search-N.md (and .json). Needs psycopg and the PostgreSQL
 server binaries (tools/pg_throwaway.sh).
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ from memory.query import QueryRequest, run_query  # noqa: E402
 from memory.store import PostgresStore, Store  # noqa: E402
 
 SCRIPT = REPO / "tools" / "pg_throwaway.sh"
-REPORT = REPO / "benchmarks" / "reports" / "postgres-search"
+REPORTS = REPO / "benchmarks" / "reports"
 NOW = "2024-03-01T12:00:00Z"
 TOPICS = ["weather", "garden", "bicycle", "piano", "holiday", "kitchen", "library", "market", "river", "train"]
 
@@ -103,8 +103,9 @@ def main() -> int:
     for key, name in names.items():
         lines.append(f"| {name} | {results['jsonl'][key]:.2f} | {results['postgres'][key]:.2f} | {ratios[key]:.2f}× |")
     lines += ["", "The issue's target: search p50 within 1.5× of JSONL.", ""]
-    REPORT.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n")
-    REPORT.with_suffix(".md").write_text("\n".join(lines))
+    report = REPORTS / f"postgres-search-{args.episodes}"
+    report.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n")
+    report.with_suffix(".md").write_text("\n".join(lines))
     print("\n".join(lines))
     return 0
 
