@@ -35,7 +35,7 @@ from .envelope_builder import user_scope
 from .errors import InputError, UsageError
 from .jsonio import loads_strict
 from .paths import config_dir, store_root
-from .store import Store, result_for
+from .store import PostgresStore, Store, is_url, result_for
 
 __all__ = ["version", "open_store", "init", "user_scope",
            "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
@@ -170,16 +170,22 @@ def version() -> str:
 
 def open_store(path: str | os.PathLike | None = None, *, clock=None, create: bool = False,
                config: str | os.PathLike | None = None) -> Store:
-    """The store at ``path`` (default: ``$MEMORY_STORE``, else ``./data``).
+    """The store at ``path`` (default: ``$MEMORY_STORE``, else ``./data``): a folder (the JSONL
+    ledger) or a ``postgresql://`` URL (the PostgreSQL backend, ``pip install 'memory-ledger[postgres]'``).
 
     ``clock`` is any object with ``now() -> str`` (``memory.clock.FixedClock`` for
     replays); by default ``$MEMORY_NOW`` if set, else the wall clock. ``create``
     makes the store when it is absent; ``config`` is a policy folder (default
     ``$MEMORY_CONFIG``, else the repository's ``config/``).
     """
-    root = store_root(str(path) if path is not None else None)
     if clock is None:
         clock = clock_from_env()
+    chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    if is_url(chosen):
+        # a postgresql:// URL: the PostgreSQL backend (docs/POSTGRES.md); ``create`` runs the migrations
+        opener = PostgresStore.create if create else PostgresStore.open
+        return opener(chosen, clock=clock, config=Path(config) if config is not None else None)
+    root = store_root(chosen)
     factory = Store.create if create else Store.open
     return factory(Path(root), clock=clock, config=Path(config) if config is not None else None)
 

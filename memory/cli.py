@@ -92,7 +92,8 @@ user_option = click.option("--user", "-u", required=True, help="The caller's sco
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store", type=click.Path(file_okay=False), default=None,
-              help="Store folder (default: $MEMORY_STORE, else ./data).")
+              help="Store folder, or a postgresql:// URL for the PostgreSQL backend "
+                   "(default: $MEMORY_STORE, else ./data).")
 @click.version_option(package_name="memory-ledger", prog_name="memory")
 @click.pass_context
 def main(ctx, store):
@@ -119,6 +120,7 @@ def init(ctx, accept_policies, as_json):
     \b
     Example:
       memory --store ./mystore init
+      memory --store postgresql://localhost/memory init   # creates the tables
     """
     out = api.init(ctx.obj.get("store"), accept_policies=accept_policies)
     _emit(out, as_json, lambda o: f"store ready at {o['store']}")

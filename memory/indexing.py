@@ -170,7 +170,9 @@ def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None
     (same settings); when the saved index is still the one it was read as, a copy of it is
     extended (O(new records)) instead of loading the saved index again (O(scope))."""
     settings = index_settings(store)
-    if previous is not None and previous.saved_as_loaded() \
+    # a backend without derived files (PostgreSQL) keeps its index in memory only: never saved
+    in_memory = not getattr(store, "derived_files", True)
+    if previous is not None and (in_memory or previous.saved_as_loaded()) \
             and store.cursor_status(scope, previous.cursor) != "moved":
         index = previous.fork()
     else:
@@ -189,7 +191,8 @@ def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None
                                                            date_field=settings["date_field"],
                                                            relative_dates=settings["relative_dates"])))
     index.apply(docs, tail.cursor)
-    _save_unless_moved(index, files, store, scope)
+    if not in_memory:
+        _save_unless_moved(index, files, store, scope)
     return index
 
 

@@ -11,7 +11,8 @@ from memory.paths import PACKAGE_ROOT
 BOTTOM = {"memory.errors", "memory.paths", "memory.jsonio", "memory.clock", "memory.vocabulary"}
 # the write core may import the bottom, each other and store-level siblings, never the read path or consumers
 STORE_PACKAGE = {"memory.store", "memory.store.core", "memory.store.layout", "memory.store.log",
-                 "memory.store.manifest", "memory.store.erasure", "memory.store.current", "memory.store.interface"}
+                 "memory.store.manifest", "memory.store.erasure", "memory.store.current", "memory.store.interface",
+                 "memory.store.postgres"}
 CORE = BOTTOM | STORE_PACKAGE | {"memory.envelope_builder", "memory.schemas", "memory.records", "memory.credentials",
                                  "memory.policy", "memory.envelope", "memory.lifecycle", "memory.doctor", "memory.where"}
 ABOVE_CORE = ("memory.retrieval", "memory.indexing", "memory.planner", "memory.llm_planner", "memory.decision",
@@ -75,6 +76,10 @@ def test_only_the_cli_imports_click():
 
 def test_only_remote_imports_httpx():
     assert importers_of("httpx") <= {"memory.remote"}
+
+
+def test_only_the_postgres_ledger_imports_psycopg():
+    assert importers_of("psycopg") <= {"memory.postgres_ledger"}
 
 
 def test_only_jsonio_imports_orjson():

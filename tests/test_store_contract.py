@@ -22,7 +22,20 @@ def _jsonl(root: Path, clock, config: Path | None = None) -> Store:
     return Store.create(root, clock=clock, config=config)
 
 
-BACKENDS = {"jsonl": _jsonl}
+_URLS: dict[Path, str] = {}
+
+
+def _postgres(root: Path, clock, config: Path | None = None):
+    """A PostgreSQL store in a schema of its own per test (tests/pg.py; skips without a server)."""
+    from pg import fresh_schema_url
+
+    from memory.store.postgres import PostgresStore
+    if root not in _URLS:
+        _URLS[root] = fresh_schema_url()
+    return PostgresStore.create(_URLS[root], clock=clock, config=config)
+
+
+BACKENDS = {"jsonl": _jsonl, "postgres": _postgres}
 
 
 @pytest.fixture(params=sorted(BACKENDS))

@@ -3,7 +3,7 @@
 One job per module: ``layout`` (names and the shard-listing rule), ``log`` (the
 append-only shards and audit file: append, heal, read, pins), ``manifest``,
 ``erasure``, and ``core`` (the ``Store`` object: open, lock, read, the one write
-path). ``interface`` states what a second backend must provide. Other modules import
+path); ``postgres`` is the same store on PostgreSQL tables (``PostgresStore``). ``interface`` states what a second backend must provide. Other modules import
 from here, never from the submodules.
 """
 from .core import (DEFAULT_BATCH, SHARD_MAX_BYTES, STORE_FORMAT, ScopeWrite, Store, refused, result_for,
@@ -15,8 +15,9 @@ from .log import (ShardFile, Tail, cut_incomplete_group, drop_incomplete_tail, h
                   pinned_offsets, read_audit_rows, settled_transactions, shard_pin)
 from .interface import StoreBackend
 from .manifest import MANIFEST_VERSION
+from .postgres import PostgresStore, is_url
 
-__all__ = ["StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
+__all__ = ["PostgresStore", "is_url", "StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
            "ShardFile", "Store", "Tail", "cut_incomplete_group", "digest_of", "drop_incomplete_tail", "heal_tail",
            "heal_torn_tail", "pinned_offsets", "read_audit_rows", "refused", "result_for", "scope_of",
            "settled_transactions", "shard_files", "shard_names", "shard_pin", "user_scope"]
