@@ -223,11 +223,20 @@ class AddRequest(_Body):
     messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES)
 
 
+class SkippedMessage(BaseModel):
+    index: int
+    code: str
+
+
 class AddResponse(BaseModel):
     success: bool
     request_id: str
     user_id: str
     session_id: str
+    # messages the mutation policy refused for what they hold (a credential, over the size cap):
+    # not stored, and named here so the caller knows; the rest of the session is stored. Absent
+    # when none was, so the answer is the contract's four keys
+    skipped: list[SkippedMessage] | None = None
 
 
 class SearchRequest(_Body):
@@ -295,13 +304,25 @@ def _episode(request: AddRequest, index: int, message: Message, reason: str) -> 
         valid_time={"from": message.timestamp, "to": None}, sensitivity="private")
 
 
-def add_memories(store: Store, request: AddRequest) -> dict:
-    """All of the request's messages land in one durable batch, or none of them do.
+# refusals that depend on one message's own content: that message is skipped (and reported),
+# not the whole session; an evaluator sends a conversation once and does not retry it
+CONTENT_REFUSALS = frozenset({"credential_detected", "statement_too_large"})
 
-    Each envelope is admitted once, here; the all-or-nothing check and the apply run in
-    one ``Store.write`` under the user's scope lock, so nothing can change in between."""
-    envelopes = episode_envelopes(request)
-    admitted = [admit(envelope, store.policies.mutation) for envelope in envelopes]
+
+def add_memories(store: Store, request: AddRequest) -> dict:
+    """The request's admitted messages land in one durable batch, or none of them do.
+
+    Each envelope is admitted once, here; a message the policy refuses for its content is
+    skipped and named in ``skipped``. The all-or-nothing check and the apply run in one
+    ``Store.write`` under the user's scope lock, so nothing can change in between."""
+    admitted, skipped = [], []
+    for envelope in episode_envelopes(request):
+        try:
+            admitted.append(admit(envelope, store.policies.mutation))
+        except MemoryStoreError as exc:
+            if exc.code not in CONTENT_REFUSALS:
+                raise
+            skipped.append({"index": int(envelope["transaction_id"].rsplit(":", 1)[1]), "code": exc.code})
     if admitted:
         def work(scope_write: ScopeWrite) -> list[dict]:
             _refuse_partial(scope_write.state, admitted)
@@ -309,7 +330,7 @@ def add_memories(store: Store, request: AddRequest) -> dict:
 
         _require_written(store.write(api.user_scope(request.user_id), work))
     return {"success": True, "request_id": request.request_id, "user_id": request.user_id,
-            "session_id": request.session_id}
+            "session_id": request.session_id, **({"skipped": skipped} if skipped else {})}
 
 
 def _refuse_partial(state, admitted: list[Admitted]) -> None:
@@ -560,7 +581,8 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
     async def health() -> dict:
         return {"status": "ok"}
 
-    @app.post("/v1/memories/add", response_model=AddResponse, responses=_ERROR_RESPONSES, dependencies=guarded,
+    @app.post("/v1/memories/add", response_model=AddResponse, response_model_exclude_none=True,
+              responses=_ERROR_RESPONSES, dependencies=guarded,
               tags=["leaderboard"])
     async def memories_add(body: AddRequest, request: Request):
         _authorize(request, body.user_id)

@@ -251,14 +251,31 @@ def test_request_ids_are_per_user(api):
     assert api.post("/v1/memories/add", json=other_user).status_code == 200
 
 
-def test_an_add_is_all_or_nothing(api, server):
+def test_a_message_refused_for_what_it_holds_is_skipped_and_named_the_rest_is_stored(api, server):
+    marker, secret = word(), "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
     body = add_body(rid(), messages=[
-        {"role": "user", "content": "an ordinary first message"},
-        {"role": "user", "content": "my key is sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"}])
-    before = shards(server)
+        {"role": "user", "content": f"an ordinary first message about {marker}"},
+        {"role": "user", "content": f"my key is {secret}"},
+        {"role": "assistant", "content": f"a very long paste about {marker} " + "x" * 20000}])
     response = api.post("/v1/memories/add", json=body)
-    assert response.status_code == 422
-    assert response.json()["error"]["code"] == "credential_detected"
+    assert response.status_code == 200, response.text
+    assert response.json()["skipped"] == [{"index": 1, "code": "credential_detected"},
+                                          {"index": 2, "code": "statement_too_large"}]
+    hits = api.post("/v1/memories/search", json={"query": marker, "user_id": "alice", "top_k": 10}).json()["data"]
+    said = [h["content"].split(": ", 1)[1] for h in hits]
+    assert said[0] == f"an ordinary first message about {marker}"
+    assert not any(marker in text for text in said[1:])        # the long paste was not stored
+    assert all(secret.encode() not in data for data in shards(server).values())
+
+
+def test_an_add_is_otherwise_all_or_nothing(api, server):
+    first = add_body(rid(), messages=[{"role": "user", "content": "an ordinary first message"}])
+    assert api.post("/v1/memories/add", json=first).status_code == 200
+    before = shards(server)
+    changed = dict(first, messages=[{"role": "user", "content": "an ordinary first message"},
+                                    {"role": "user", "content": "and a second one"}])
+    response = api.post("/v1/memories/add", json=changed)   # the same request id, another body
+    assert response.status_code == 409
     assert shards(server) == before
 
 
