@@ -321,10 +321,13 @@ def _assert_acked_intact(store, results):
 def test_a_torn_last_line_is_never_read_and_is_repaired(store, acked, cut, repair_first):
     results, acked_bytes = acked
     path = shard_of(store)
+    manifest = path.parent / "manifest.json"
+    listed = manifest.read_bytes()
     store.mutate(add_env("The user likes chess.", "user.game", "tx-torn"))       # never acknowledged...
     line = path.read_bytes()[len(acked_bytes):]
     keep = len(line) // 2 if cut == "middle" else len(line) - 1              # ...because the crash tore it
     path.write_bytes(acked_bytes + line[:keep])
+    manifest.write_bytes(listed)                           # (a crash mid-append: the manifest was not rewritten)
 
     fresh = reopen(store)
     _assert_acked_intact(fresh, results)
@@ -352,11 +355,14 @@ def test_a_torn_last_line_is_never_read_and_is_repaired(store, acked, cut, repai
 def test_an_update_cut_to_one_line_is_dropped_whole_and_repaired(store, acked, repair_first):
     results, acked_bytes = acked
     path = shard_of(store)
+    manifest = path.parent / "manifest.json"
+    listed = manifest.read_bytes()
     store.clock.set("2024-03-11T00:00:00Z")
     store.mutate(update_env("The user lives in Oslo.", "tx-oslo", key="user.home_city"))   # 2 lines...
     lines = path.read_bytes()[len(acked_bytes):].splitlines(keepends=True)
     assert len(lines) == 2
     path.write_bytes(acked_bytes + lines[0])                                               # ...1 reached disk
+    manifest.write_bytes(listed)                                                           # ...the manifest not
 
     fresh = reopen(store)
     _assert_acked_intact(fresh, results)
@@ -398,7 +404,8 @@ def test_a_corrupt_complete_line_fails_loudly(store, acked):
         handle.write(b"this is not json\n")
     with pytest.raises(StoreError) as caught:
         reopen(store).state(scope())
-    assert caught.value.code == "store_corrupt"
+    # a complete line past the manifest that is no record: written by hand, not by a crash
+    assert caught.value.code == "scope_tampered"
 
 
 # -- rollover and concurrency ---------------------------------------------------------

@@ -2,6 +2,13 @@
 content-free audit row (record ids, content hashes, transaction ids, tombstones).
 
 The caller (``Store``) holds the scope's lock and rewrites the manifest afterwards.
+
+Crash safety: before anything changes, ``erasing.json`` records the entries (bytes, lines,
+sha256) each rewritten shard will have, so a reader checking the scope against its manifest
+accepts a shard that is either as listed or as the erasure leaves it. The marker outlives the
+erasure only if it crashed; the scope's next writer (or ``doctor --repair``) then completes
+it: removes the ``atomic_write`` temporaries (full copies of a shard, erased records
+included), removes every erased record again, rewrites the manifest, drops the marker.
 """
 from __future__ import annotations
 
@@ -9,8 +16,10 @@ from pathlib import Path
 
 from ..jsonio import canonical_bytes
 from ..lifecycle import ScopeState
-from .layout import AUDIT_FILE, shard_paths
-from .log import append_durable, heal_tail, rewrite_without
+from ..jsonio import atomic_write, dumps, loads_trusted
+from .layout import AUDIT_FILE, ERASING_FILE, shard_paths
+from .log import append_durable, heal_tail, kept_lines, read_shard, rewrite_without
+from .manifest import shard_entry
 
 AUDIT_VERSION = "memory.audit.v1"
 
@@ -36,6 +45,11 @@ def erase(scope_dir: Path, state: ScopeState, doomed: set, why: dict, now: str) 
     scope_dir.mkdir(parents=True, exist_ok=True)
     # a never-acknowledged tail goes first, so the rewrite below cannot bury it mid-log
     heal_tail(scope_dir)
+    rewritten = {}
+    for path in shard_paths(scope_dir):
+        data = kept_lines(read_shard(path).data, doomed)
+        rewritten[path.name] = shard_entry(data)
+    atomic_write(scope_dir / ERASING_FILE, dumps({"shards": rewritten}) + b"\n")
     # the audit row first: if we crash before the rewrite, the content is still there and
     # a retry (idempotent by transaction id) cannot complete it, so doctor flags it
     append_durable(scope_dir / AUDIT_FILE, canonical_bytes(row) + b"\n")
@@ -47,3 +61,20 @@ def remove(scope_dir: Path, doomed: set) -> None:
     """Rewrite every shard without the revisions of ``doomed`` (an erasure's second step)."""
     for path in shard_paths(scope_dir):
         rewrite_without(path, doomed)
+
+
+def pending(scope_dir: Path) -> dict | None:
+    """{shard name: entry} an erasure in progress (or crashed) leaves; None when none is."""
+    try:
+        marker = loads_trusted((Path(scope_dir) / ERASING_FILE).read_bytes())
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        return {}    # a marker torn by a crash names nothing; the erasure is completed all the same
+    shards = marker.get("shards") if isinstance(marker, dict) else None
+    return shards if isinstance(shards, dict) else {}
+
+
+def finish(scope_dir: Path) -> None:
+    """The erasure is on disk and the manifest says so: the marker goes."""
+    (Path(scope_dir) / ERASING_FILE).unlink(missing_ok=True)

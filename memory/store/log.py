@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import StoreError
-from ..jsonio import atomic_write, canonical_bytes, loads_trusted
+from ..jsonio import atomic_write, canonical_bytes, is_temporary, loads_trusted, open_private, private_mkdir
 from .layout import AUDIT_FILE, shard_files, shard_names, shard_paths
 
 
@@ -259,12 +259,56 @@ def heal_all(scope_dir: Path) -> None:
 
 def append_durable(path: Path, data: bytes) -> None:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_mkdir(path.parent)
     heal_torn_tail(path)
-    with open(path, "ab") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _append(path, data)
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Append ``data`` and fsync; on failure (disk full, file-size limit, ...) cut the file back
+    to where it was, so a write reported as failed leaves nothing readable, then re-raise."""
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        size = None
+    try:
+        with open_private(path) as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        undo_append(path, size)
+        raise
+
+
+def undo_append(path: Path, size: int | None) -> None:
+    """Cut ``path`` back to ``size`` bytes (None: it did not exist, remove it); best effort."""
+    try:
+        if size is None:
+            os.unlink(path)
+            return
+        with open(path, "r+b") as handle:
+            handle.truncate(size)
+            os.fsync(handle.fileno())
+    except OSError:
+        pass   # a read-only or vanished file: nothing more can be cut; readers stop at the manifest
+
+
+def remove_temporaries(directory: Path) -> list[str]:
+    """Delete the ``atomic_write`` temporaries a crashed writer left in ``directory`` (the caller
+    holds the lock of whatever writes there); returns their names. An erasure's temporary is a
+    full copy of a shard, erased records included: it must not outlive the crash."""
+    try:
+        with os.scandir(directory) as entries:
+            names = sorted(e.name for e in entries if is_temporary(e.name) and e.is_file(follow_symlinks=False))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    for name in names:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except FileNotFoundError:
+            pass
+    return names
 
 
 def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
@@ -279,22 +323,23 @@ def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
     return last
 
 
-def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> None:
+def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> Path:
     """Append revisions in one write, flushed and fsynced; never split across shards."""
     payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
     path = shard_for(scope_dir, len(payload), max_bytes)
-    with open(path, "ab") as handle:
-        handle.write(payload)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _append(path, payload)
+    return path
+
+
+def kept_lines(data: bytes, doomed: set) -> bytes:
+    """The complete lines of ``data`` whose record is not ``doomed``."""
+    return b"".join(line for line in data.splitlines(keepends=True) if loads_trusted(line)["id"] not in doomed)
 
 
 def rewrite_without(path: Path, doomed: set) -> None:
     """Replace a shard (atomically, a new inode) by its lines whose record is not ``doomed``."""
     shard = read_shard(path)
-    kept = [line for line in shard.data.splitlines(keepends=True)
-            if loads_trusted(line)["id"] not in doomed]
-    data = b"".join(kept)
+    data = kept_lines(shard.data, doomed)
     if data != shard.data or shard.torn_bytes:
         atomic_write(path, data)
 
