@@ -61,7 +61,8 @@ import memory.jsonio as jsonio
 flag = Path(sys.argv[1])
 def pause(tmp, path):
     if Path(path).name.endswith(".jsonl") and Path(path).name[0].isdigit():
-        flag.write_text(tmp)
+        Path(str(flag) + ".part").write_text(tmp)
+        Path(str(flag) + ".part").rename(flag)      # the parent never reads it half written
         time.sleep(120)
 jsonio._before_replace = pause
 from memory.cli import main
@@ -258,3 +259,53 @@ def test_every_file_is_0600_and_every_folder_0700_whatever_the_umask(tmp_path):
     assert check_store(reopen(store)).clean
     os.chmod(store.root / "shards", 0o755)
     assert "mode_too_open" in {p["code"] for p in check_store(reopen(store)).problems}
+
+
+# -- 11. an erase removes every copy; a warm reader never serves an erased record ------------------
+
+def test_erasing_a_predecessor_removes_the_aliases_its_successor_inherited(tmp_path):
+    from helpers import update_env
+    store = make_store(tmp_path / "store")
+    first = applied(store, add_env("The user's bank is Northwind.", "user.bank", "tx-bank",
+                                   payload_extra={"aliases": ["Northwind savings"], "tags": ["Northwind"]}))
+    store.clock.set("2024-07-01T00:00:00Z")
+    second = applied(store, update_env("The user's bank is Contoso.", "tx-bank-2", key="user.bank"))
+    successor = store.get(second["record_id"], scope())
+    assert first["record_id"] in successor["supersession"]["supersedes"]
+    assert "Northwind savings" in successor["aliases"]                    # inherited on update
+    applied(store, by_id("erase", first["record_id"], "tx-erase"))
+    assert b"Northwind" not in all_bytes(store.root)
+    kept = reopen(store).get(second["record_id"], scope())
+    assert kept["statement"] == "The user's bank is Contoso." and kept["aliases"] == [] and kept["tags"] == []
+    assert check_store(reopen(store)).clean
+
+
+def test_a_warm_reader_never_serves_a_record_erased_by_another_process(store):
+    held = reopen(store)                       # one long-lived Store, as the server holds
+    question = QueryRequest(text="what does the user drink", user="alice")
+    assert "oolong" in json.dumps(run_query(held, question))
+    tea = rid(store, "user.drink")
+    erased = run(store.root, "erase", tea, "--user", "alice", "--reason", "asked")
+    assert erased.returncode == 0, erased.stderr
+    assert "oolong" not in json.dumps(run_query(held, question))
+    answer = run_query(held, QueryRequest(text="oolong tea", user="alice"))
+    assert tea not in json.dumps(answer) and "oolong" not in json.dumps(answer["evidence"] + answer["audit_only"])
+
+
+def test_a_query_reading_while_an_erase_is_acknowledged_does_not_return_the_record(store, monkeypatch):
+    """The erase lands between the query's read of the scope and its answer (injected there)."""
+    import memory.query as query_module
+    held = reopen(store)
+    question = QueryRequest(text="what does the user drink", user="alice")
+    assert "oolong" in json.dumps(run_query(held, question))         # warm view and index
+    tea, other = rid(store, "user.drink"), reopen(store)
+    opened = query_module.open_index
+
+    def open_then_erase(*args, **kwargs):
+        index = opened(*args, **kwargs)
+        if other.state(scope()).current(tea) is not None:
+            applied(other, by_id("erase", tea, "tx-erase-mid-query"))   # acknowledged now
+        return index
+    monkeypatch.setattr(query_module, "open_index", open_then_erase)
+    answer = run_query(held, question)
+    assert tea not in json.dumps(answer) and "oolong" not in json.dumps(answer)

@@ -300,6 +300,12 @@ class Store:
             current_dir(self.layout, digest_of(scope)), self.scope_dir(scope))
         return current.refreshed(view)
 
+    def erasure_mark(self, where) -> tuple | None:
+        """The identity of the scope's audit file: an erasure appends its row there before it
+        rewrites anything, so a reader that sees the same mark after answering as before it read
+        answered from no record whose erasure was acknowledged meanwhile."""
+        return _identity(self.scope_dir(where) / "audit.jsonl")
+
     def unchanged_since(self, where, files: dict) -> bool:
         """Whether no shard listed in ``files`` (``shard_files``) was rewritten since."""
         return log.same_files(self.scope_dir(where), files)

@@ -17,8 +17,8 @@ from pathlib import Path
 from ..jsonio import canonical_bytes
 from ..lifecycle import ScopeState
 from ..jsonio import atomic_write, dumps, loads_trusted
-from .layout import AUDIT_FILE, ERASING_FILE, shard_paths
-from .log import append_durable, heal_tail, kept_lines, read_shard, rewrite_without
+from .layout import AUDIT_FILE, ERASING_FILE
+from .log import append_durable, heal_tail, rewrite, rewritten
 from .manifest import shard_entry
 
 AUDIT_VERSION = "memory.audit.v1"
@@ -45,22 +45,20 @@ def erase(scope_dir: Path, state: ScopeState, doomed: set, why: dict, now: str) 
     scope_dir.mkdir(parents=True, exist_ok=True)
     # a never-acknowledged tail goes first, so the rewrite below cannot bury it mid-log
     heal_tail(scope_dir)
-    rewritten = {}
-    for path in shard_paths(scope_dir):
-        data = kept_lines(read_shard(path).data, doomed)
-        rewritten[path.name] = shard_entry(data)
-    atomic_write(scope_dir / ERASING_FILE, dumps({"shards": rewritten}) + b"\n")
+    plan = rewritten(scope_dir, doomed)
+    atomic_write(scope_dir / ERASING_FILE,
+                 dumps({"shards": {path.name: shard_entry(data) for path, data in plan.items()}}) + b"\n")
     # the audit row first: if we crash before the rewrite, the content is still there and
     # a retry (idempotent by transaction id) cannot complete it, so doctor flags it
     append_durable(scope_dir / AUDIT_FILE, canonical_bytes(row) + b"\n")
-    remove(scope_dir, doomed)
+    remove(scope_dir, doomed)     # the plan again, under the same lock: the same bytes
     return row
 
 
 def remove(scope_dir: Path, doomed: set) -> None:
-    """Rewrite every shard without the revisions of ``doomed`` (an erasure's second step)."""
-    for path in shard_paths(scope_dir):
-        rewrite_without(path, doomed)
+    """Rewrite every shard without the revisions of ``doomed`` and what successors inherited
+    from them (completing a crashed erasure, ``doctor --repair``)."""
+    rewrite(rewritten(scope_dir, doomed))
 
 
 def pending(scope_dir: Path) -> dict | None:

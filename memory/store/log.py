@@ -331,17 +331,54 @@ def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> Path
     return path
 
 
-def kept_lines(data: bytes, doomed: set) -> bytes:
-    """The complete lines of ``data`` whose record is not ``doomed``."""
-    return b"".join(line for line in data.splitlines(keepends=True) if loads_trusted(line)["id"] not in doomed)
+# the strings a successor copies from the record it supersedes (lifecycle._new_record)
+INHERITED = ("aliases", "tags", "negative_triggers")
 
 
-def rewrite_without(path: Path, doomed: set) -> None:
-    """Replace a shard (atomically, a new inode) by its lines whose record is not ``doomed``."""
-    shard = read_shard(path)
-    data = kept_lines(shard.data, doomed)
-    if data != shard.data or shard.torn_bytes:
-        atomic_write(path, data)
+def rewritten(scope_dir: Path, doomed: set) -> dict[Path, bytes]:
+    """{shard: its new bytes} for every shard an erasure of ``doomed`` changes.
+
+    Every revision of a doomed record goes, and so does every copy of its content a successor
+    inherited: a record that supersedes a doomed one (or one of its successors, and so on) loses
+    the aliases, tags and negative triggers the doomed records carried, and is sealed again."""
+    shards = [(path, read_shard(path)) for path in shard_paths(scope_dir)]
+    parsed = []
+    carried: dict[str, set] = {name: set() for name in INHERITED}
+    heirs: set = set()
+    for path, shard in shards:
+        lines = shard.data.splitlines(keepends=True)
+        revisions = [loads_trusted(line) for line in lines]
+        for revision in revisions:   # log order: a successor comes after what it supersedes
+            if revision["id"] in doomed:
+                for name in INHERITED:
+                    carried[name].update(v for v in revision.get(name) or () if isinstance(v, str))
+            elif (doomed | heirs).intersection((revision.get("supersession") or {}).get("supersedes") or ()):
+                heirs.add(revision["id"])
+        parsed.append((path, shard, lines, revisions))
+    out = {}
+    for path, shard, lines, revisions in parsed:
+        kept = []
+        for line, revision in zip(lines, revisions):
+            if revision["id"] in doomed:
+                continue
+            if revision["id"] in heirs and any(set(revision.get(n) or ()) & carried[n] for n in INHERITED):
+                from ..records import seal
+                revision = seal({**revision, **{n: [v for v in revision.get(n) or () if v not in carried[n]]
+                                                for n in INHERITED if n in revision}})
+                line = canonical_bytes(revision) + b"\n"
+            kept.append(line)
+        data = b"".join(kept)
+        if data != shard.data or shard.torn_bytes:
+            out[path] = data
+    return out
+
+
+def rewrite(plan: dict[Path, bytes]) -> None:
+    """Replace each planned shard atomically (a new inode), the last shard first: a crash part
+    way leaves the earlier shards, and with them what the doomed records carried, for the next
+    writer to finish from (successors come after what they supersede)."""
+    for path in sorted(plan, reverse=True):
+        atomic_write(path, plan[path])
 
 
 def replace_audit(scope_dir: Path, rows: list[dict]) -> None:
