@@ -82,6 +82,7 @@ class Store:
         # and the sealed shards verified then (``integrity.check``)
         self._checked: dict[str, tuple] = {}
         self._known: dict[str, dict] = {}
+        self._audit_keys: dict[str, tuple] = {}   # scope digest -> its audit rows' digest keys
 
     # -- opening --------------------------------------------------------------
 
@@ -333,9 +334,22 @@ class Store:
         state = ScopeState()
         for revision in self.scope_revisions(scope):
             state.absorb(revision)
+        keys = []
         for row in self.audit_rows(scope):
             state.absorb_audit(row)
+            key = (row.get("tx_digest") or {}).get("key")
+            if key:
+                keys.append(key)
+        self._audit_keys[digest_of(scope)] = tuple(keys)
         return state
+
+    def erased_transaction(self, scope: dict, state: ScopeState, tx: str):
+        """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
+        for key in self._audit_keys.get(digest_of(scope), ()):
+            known = state.transactions.get(log.tx_digest(key, tx))
+            if known is not None:
+                return known
+        return None
 
     def _adopt(self, scope: dict, state: ScopeState) -> None:
         """Cache ``state`` as the fold of the scope's current files: only under the scope's
@@ -569,6 +583,8 @@ class ScopeWrite:
         envelope = admitted.envelope
         try:
             known = self.state.transactions.get(envelope["transaction_id"])
+            if known is None:
+                known = self.store.erased_transaction(self.scope, self.state, envelope["transaction_id"])
             if known is not None:
                 if known[0] != admitted.envelope_sha256:
                     raise RefusedError("this transaction_id was used with a different envelope",

@@ -12,27 +12,37 @@ included), removes every erased record again, rewrites the manifest, drops the m
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..jsonio import canonical_bytes
 from ..lifecycle import ScopeState
 from ..jsonio import atomic_write, dumps, loads_trusted
 from .layout import AUDIT_FILE, ERASING_FILE
-from .log import append_durable, heal_tail, rewrite, rewritten
+from .log import TX_DIGEST, append_durable, heal_tail, rewrite, rewritten, tx_digest
 from .manifest import shard_entry
 
 AUDIT_VERSION = "memory.audit.v1"
 
 
 def audit_row(state: ScopeState, doomed: set, why: dict, now: str) -> dict:
-    row = {"schema_version": AUDIT_VERSION, "at": now, "transaction_id": None, **why,
+    """The content-free row. Transaction ids (the caller's, and the server's request ids inside
+    them) may carry content: the row keeps only their keyed digests (``log.tx_digest``), under a
+    key of its own, so a replayed erase or add still finds its transaction by digest."""
+    key = os.urandom(16).hex()
+    tx = why.get("transaction_id")
+    transactions = {tx_digest(key, t): sha for t, sha in (why.get("transactions") or {}).items()}
+    row = {"schema_version": AUDIT_VERSION, "at": now, **why,
+           "transaction_id": tx_digest(key, tx) if isinstance(tx, str) else None,
+           "tx_digest": {"algorithm": TX_DIGEST, "key": key},
            "record_ids": sorted(doomed),
            "content_sha256": {i: state.current(i)["hash"]["value"] for i in sorted(doomed)},
-           "transactions": dict(why.get("transactions") or {}), "tombstones": []}
+           "transactions": transactions, "tombstones": []}
     for record_id in doomed:
         for revision in state.revisions[record_id]:
             transition = revision["transition"]
-            row["transactions"].setdefault(transition["transaction_id"], transition.get("envelope_sha256", ""))
+            row["transactions"].setdefault(tx_digest(key, transition["transaction_id"]),
+                                           transition.get("envelope_sha256", ""))
             if transition.get("tombstone"):
                 row["tombstones"].append(transition["tombstone"]["value_sha256"])
     return row

@@ -9,6 +9,7 @@ caches: ``Store`` (``core``) decides what to write and when.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,13 +47,43 @@ def read_audit_rows(scope_dir: Path) -> list[dict]:
     return [loads_trusted(line) for line in read_shard(path).data.splitlines()]
 
 
-def settled_transactions(audit_rows: list[dict]) -> frozenset:
+TX_DIGEST = "hmac-sha256"
+
+
+def tx_digest(key: str, tx: str) -> str:
+    """How an audit row names a transaction id: a keyed digest (the key is the row's own random
+    ``tx_digest.key``), never the id itself, which a caller may have filled with content."""
+    return "h:" + hmac.new(bytes.fromhex(key), tx.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+class Settled:
+    """``tx in settled``: whether an erasure touched the transaction (rows name it by digest;
+    rows written before digests, by the id itself)."""
+
+    def __init__(self, audit_rows: list[dict]) -> None:
+        self.plain: set = set()
+        self.keyed: list[tuple[str, frozenset]] = []
+        for row in audit_rows:
+            transactions = row.get("transactions", {})
+            key = (row.get("tx_digest") or {}).get("key")
+            if key:
+                self.keyed.append((key, frozenset(transactions)))
+            else:
+                self.plain.update(transactions)
+
+    def __contains__(self, tx: object) -> bool:
+        if tx in self.plain:
+            return True
+        return isinstance(tx, str) and any(tx_digest(key, tx) in named for key, named in self.keyed)
+
+
+def settled_transactions(audit_rows: list[dict]) -> Settled:
     """Transactions an erasure touched: their groups were durable, then lost lines on purpose.
 
     An erase removes the revisions of the erased records, so an update's group can
     legitimately hold fewer lines than its ``group_size``; it must not look cut short.
     """
-    return frozenset(tx for row in audit_rows for tx in row.get("transactions", {}))
+    return Settled(audit_rows)
 
 
 def drop_incomplete_tail(revisions: list[dict], settled: frozenset = frozenset()) -> list[dict]:
