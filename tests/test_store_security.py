@@ -309,3 +309,60 @@ def test_a_query_reading_while_an_erase_is_acknowledged_does_not_return_the_reco
     monkeypatch.setattr(query_module, "open_index", open_then_erase)
     answer = run_query(held, question)
     assert tea not in json.dumps(answer) and "oolong" not in json.dumps(answer)
+
+
+# -- 7 on real file systems: a full tmpfs, a read-only remount (skipped where mount is not allowed) --
+
+@pytest.fixture
+def small_fs(tmp_path):
+    """A tmpfs of 512 KiB mounted for the test (needs root and mount rights; else skipped)."""
+    point = tmp_path / "fs"
+    point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(point)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here: " + mounted.stderr.decode(errors="replace").strip())
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+def _fill(point: Path) -> Path:
+    filler = point / "filler"
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            while True:
+                handle.write(b"\0" * 4096)
+        except OSError:
+            pass
+    return filler
+
+
+def test_a_full_disk_is_exit_7_enospc_and_the_failed_add_is_not_served(small_fs):
+    root = small_fs / "store"
+    assert run(root, "init").returncode == 0
+    assert run(root, "add", "--user", "alice", "--key", "user.drink", "The user likes tea.").returncode == 0
+    filler = _fill(small_fs)
+    added = run(root, "add", "--user", "alice", "--key", "user.note", "The user wrote " + "a long note " * 400, "--json")
+    assert added.returncode == 7, added.stdout + added.stderr
+    error = json.loads(added.stdout)["error"]
+    assert error["code"] == "io_error" and "ENOSPC" in error["message"] and "long note" not in error["message"]
+    filler.unlink()
+    listed = run(root, "export", "--user", "alice")
+    assert listed.returncode == 0 and "long note" not in listed.stdout and "likes tea" in listed.stdout
+    assert run(root, "doctor").returncode == 0
+
+
+def test_a_read_only_store_exports_and_refuses_writes_with_erofs(small_fs):
+    root = small_fs / "store"
+    assert run(root, "init").returncode == 0
+    assert run(root, "add", "--user", "alice", "--key", "user.drink", "The user likes tea.").returncode == 0
+    for lock in root.rglob(".lock"):
+        lock.unlink()                                  # as a copy without its lock files would be
+    assert subprocess.run(["mount", "-o", "remount,ro", str(small_fs)], capture_output=True).returncode == 0
+    exported = run(root, "export", "--user", "alice")
+    assert exported.returncode == 0, exported.stderr
+    assert "likes tea" in exported.stdout
+    added = run(root, "add", "--user", "alice", "--key", "user.pet", "The user has a cat.", "--json")
+    assert added.returncode == 7, added.stdout + added.stderr
+    assert "EROFS" in json.loads(added.stdout)["error"]["message"]

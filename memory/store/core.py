@@ -185,6 +185,26 @@ class Store:
             finally:
                 fcntl.flock(store_handle.fileno(), fcntl.LOCK_UN)
 
+    @contextmanager
+    def reading(self, where):
+        """A shared hold on the scope that keeps writers out while a reader takes a consistent
+        copy (``memory export``), creating nothing: on a read-only store, where no writer can run,
+        a lock file that does not exist yet is simply not taken."""
+        held = []
+        try:
+            for path in (self.layout.lock, scope_lock_path(self.layout, self._digest(where))):
+                try:
+                    handle = open(path, "rb")
+                except (FileNotFoundError, PermissionError):
+                    continue
+                held.append(handle)
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
+            yield
+        finally:
+            for handle in reversed(held):
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                handle.close()
+
     # -- reading --------------------------------------------------------------
 
     def shard_paths(self, where) -> list[Path]:
