@@ -24,9 +24,7 @@ from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import Store, drop_incomplete_tail, settled_transactions, shard_pin
-from .store.integrity import TAMPER_CODES, check as check_integrity
-from .store.erasure import pending as pending_erasure
+from .store import TAMPER_CODES, Store, drop_incomplete_tail, settled_transactions, shard_pin
 
 # what a crash (or an older version of the store) leaves, and repair fixes
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "derived_stale", "erasure_incomplete",
@@ -259,12 +257,11 @@ def _check_scope(store: Store, digest: str, report: Report) -> dict:
 def _check_integrity(store: Store, digest: str, report: Report) -> set:
     """What ``store.integrity`` finds no crash explains (the store refuses the scope for it);
     returns the shards it names (their manifest comparison says nothing more)."""
-    directory = store.scope_dir(digest)
     named = set()
-    for finding in check_integrity(directory, pending_erasure(directory)):
+    for finding in store.scope_findings(digest):
         named.add(finding.shard)
         if finding.code in _INTEGRITY_CODES:
-            where = f"shards/{digest}/{finding.shard or 'manifest.json'}"
+            where = f"shards/{digest}/{finding.shard}" if finding.shard else f"shards/{digest}"
             report.add(finding.code, where, finding.message + " (not a crash: review, then "
                        "memory doctor --repair --accept-tampered)")
     return named
@@ -376,7 +373,7 @@ def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None
     fixable = [p for p in report.problems if p["code"] in REPAIRABLE
                or (accept_tampered and p["code"] in kept_codes)]
     for problem in [p for p in fixable if p["code"] in ("stray_temporary", "mode_too_open")]:
-        _repair_file(store, problem)
+        store.fix_file(problem["code"], problem["where"])
     scoped = [p for p in fixable if p["code"] not in ("stray_temporary", "mode_too_open")]
     touched = sorted({p["where"].split("/")[1] for p in scoped if p["where"].startswith(("shards/", "index/"))})
     unrepaired = set()
@@ -393,65 +390,8 @@ def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None
 
 # -- every file under the store ---------------------------------------------------------------
 
-# what may live where: a top-level name -> the files its folder may hold (None: any derived file)
-_TOP_FILES = {"store.json", ".lock", "secret.key"}
-_TOP_FOLDERS = {"shards", "locks", "index", "views", "current", "doctor", "policies"}
-
-
-def _accounted(parts: tuple) -> bool:
-    """Whether a file at ``parts`` (relative to the store root) is one the store writes."""
-    from .store.layout import is_shard_name
-    if len(parts) == 1:
-        return parts[0] in _TOP_FILES
-    top = parts[0]
-    if top == "shards":
-        return len(parts) == 3 and (is_shard_name(parts[2]) or parts[2] in (
-            "audit.jsonl", "manifest.json", "scope.json", "erasing.json"))
-    if top == "locks":
-        return len(parts) == 3 and parts[2] == ".lock"
-    if top == "policies":
-        return len(parts) == 2 and parts[1].endswith(".json")
-    return top in _TOP_FOLDERS   # derived folders: their owners name their files
-
-
 def _check_files(store: Store, report: Report) -> None:
-    """Every file under the store: a leftover temporary (a crashed rewrite; it may hold erased
-    content), a file the store does not account for, a mode looser than 0600 / 0700."""
-    import os
-    from .jsonio import is_temporary
-    root = store.root
-    if not root.is_dir():
-        return
-    for folder, dirs, files in os.walk(root):
-        rel_folder = os.path.relpath(folder, root)
-        parts_folder = () if rel_folder == "." else tuple(rel_folder.split(os.sep))
-        if parts_folder and parts_folder[0] not in _TOP_FOLDERS:
-            report.add("file_unaccounted", "/".join(parts_folder), "a folder the store does not account for")
-            dirs[:] = []
-            continue
-        mode = os.lstat(folder).st_mode & 0o777
-        if mode & 0o077:
-            report.add("mode_too_open", "/".join(parts_folder) or ".", f"folder mode {mode:04o}, expected 0700")
-        for name in sorted(files):
-            parts = parts_folder + (name,)
-            where = "/".join(parts)
-            st = os.lstat(os.path.join(folder, name))
-            if is_temporary(name):
-                report.add("stray_temporary", where, "a temporary a crashed rewrite left (it may hold erased content)")
-                continue
-            if not _accounted(parts):
-                report.add("file_unaccounted", where, "a file the store does not account for")
-            if st.st_mode & 0o077:
-                report.add("mode_too_open", where, f"file mode {st.st_mode & 0o777:04o}, expected 0600")
+    """A leftover temporary, a file the store does not account for, a mode looser than 0600 / 0700."""
+    for code, where, message in store.file_findings():
+        report.add(code, where, message)
 
-
-def _repair_file(store: Store, problem: dict) -> None:
-    import os
-    path = store.root / problem["where"]
-    try:
-        if problem["code"] == "stray_temporary":
-            path.unlink()
-        else:
-            os.chmod(path, 0o700 if path.is_dir() else 0o600)
-    except FileNotFoundError:
-        pass

@@ -11,7 +11,8 @@ from memory.paths import PACKAGE_ROOT
 BOTTOM = {"memory.errors", "memory.paths", "memory.jsonio", "memory.clock", "memory.vocabulary"}
 # the write core may import the bottom, each other and store-level siblings, never the read path or consumers
 STORE_PACKAGE = {"memory.store", "memory.store.core", "memory.store.layout", "memory.store.log",
-                 "memory.store.manifest", "memory.store.erasure", "memory.store.current", "memory.store.interface"}
+                 "memory.store.manifest", "memory.store.erasure", "memory.store.current", "memory.store.interface",
+                 "memory.store.integrity"}
 CORE = BOTTOM | STORE_PACKAGE | {"memory.envelope_builder", "memory.schemas", "memory.records", "memory.credentials",
                                  "memory.policy", "memory.envelope", "memory.lifecycle", "memory.doctor", "memory.where"}
 ABOVE_CORE = ("memory.retrieval", "memory.indexing", "memory.planner", "memory.llm_planner", "memory.decision",

@@ -223,6 +223,18 @@ class Store:
         self.check_scope(digest_of(scope), taken)
         return taken
 
+    def scope_findings(self, digest: str) -> list:
+        """What ``integrity.check`` finds in the scope's folder now (no cache): ``doctor`` reports it."""
+        directory = self.layout.scope_dir(digest)
+        return integrity.check(directory, erasure.pending(directory))
+
+    def file_findings(self) -> list[tuple[str, str, str]]:
+        """Leftover temporaries, unaccounted files, loose modes under the store (``integrity``)."""
+        return integrity.file_findings(self.root)
+
+    def fix_file(self, code: str, where: str) -> None:
+        integrity.fix_file(self.root, code, where)
+
     def check_scope(self, digest: str, taken: tuple | None = None) -> None:
         """Raise ``scope_tampered`` (StoreError, exit 7, HTTP 503) when the scope's shards disagree
         with its manifest in a way no crash produces (``integrity``). Cached until the files move.

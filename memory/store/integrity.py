@@ -22,10 +22,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..jsonio import loads_trusted
+from ..jsonio import is_temporary, loads_trusted
 from ..paths import scope_digest
 from ..records import hash_ok
-from .layout import MANIFEST_FILE, shard_names
+from .layout import MANIFEST_FILE, is_shard_name, shard_names
 
 # the codes ``check`` reports; none of them is repaired without an operator's word
 TAMPER_CODES = ("manifest_missing", "manifest_invalid", "shard_missing", "shard_unlisted", "shard_altered",
@@ -130,3 +130,68 @@ def _check_lines(data: bytes, name: str, digest: str) -> list[Finding]:
         elif not hash_ok(revision):
             found.append(Finding("record_hash_mismatch", name, f"shard {name} holds a record whose hash is wrong"))
     return found
+
+
+
+# what may live where: a top-level name -> the files its folder may hold (None: any derived file)
+_TOP_FILES = {"store.json", ".lock", "secret.key"}
+_TOP_FOLDERS = {"shards", "locks", "index", "views", "current", "doctor", "policies"}
+
+
+def _accounted(parts: tuple) -> bool:
+    """Whether a file at ``parts`` (relative to the store root) is one the store writes."""
+    if len(parts) == 1:
+        return parts[0] in _TOP_FILES
+    top = parts[0]
+    if top == "shards":
+        return len(parts) == 3 and (is_shard_name(parts[2]) or parts[2] in (
+            "audit.jsonl", "manifest.json", "scope.json", "erasing.json"))
+    if top == "locks":
+        return len(parts) == 3 and parts[2] == ".lock"
+    if top == "policies":
+        return len(parts) == 2 and parts[1].endswith(".json")
+    return top in _TOP_FOLDERS   # derived folders: their owners name their files
+
+
+def file_findings(root: Path) -> list[tuple[str, str, str]]:
+    """(code, path relative to the store, message) for every file under the store that is a
+    leftover temporary (a crashed rewrite; it may hold erased content), that the store does not
+    account for, or whose mode is looser than 0600 (files) / 0700 (folders)."""
+    root = Path(root)
+    found: list[tuple[str, str, str]] = []
+    if not root.is_dir():
+        return found
+    for folder, dirs, files in os.walk(root):
+        rel_folder = os.path.relpath(folder, root)
+        parts_folder = () if rel_folder == "." else tuple(rel_folder.split(os.sep))
+        if parts_folder and parts_folder[0] not in _TOP_FOLDERS:
+            found.append(("file_unaccounted", "/".join(parts_folder), "a folder the store does not account for"))
+            dirs[:] = []
+            continue
+        mode = os.lstat(folder).st_mode & 0o777
+        if mode & 0o077:
+            found.append(("mode_too_open", "/".join(parts_folder) or ".", f"folder mode {mode:04o}, expected 0700"))
+        for name in sorted(files):
+            parts = parts_folder + (name,)
+            where = "/".join(parts)
+            st = os.lstat(os.path.join(folder, name))
+            if is_temporary(name):
+                found.append(("stray_temporary", where, "a temporary a crashed rewrite left (it may hold erased content)"))
+                continue
+            if not _accounted(parts):
+                found.append(("file_unaccounted", where, "a file the store does not account for"))
+            if st.st_mode & 0o077:
+                found.append(("mode_too_open", where, f"file mode {st.st_mode & 0o777:04o}, expected 0600"))
+    return found
+
+
+def fix_file(root: Path, code: str, where: str) -> None:
+    """``doctor --repair`` of a ``file_findings`` entry: a temporary goes, a mode is tightened."""
+    path = Path(root) / where
+    try:
+        if code == "stray_temporary":
+            path.unlink()
+        else:
+            os.chmod(path, 0o700 if path.is_dir() else 0o600)
+    except FileNotFoundError:
+        pass
