@@ -88,7 +88,17 @@ def test_kill_nine_during_erase(tmp_path):
     stages = Counter()
     rng = random.Random(16)
     plans = [("step", step) for step in range(1, 12)] + [("timed", None)] * TIMED_KILLS
+    steps_done = False
+    # how long an unhindered erase process lives: the timed kills land in its second half
+    probe = tmp_path / "probe"
+    shutil.copytree(base, probe)
+    started = time.monotonic()
+    assert run(probe, "erase", record_id, "--user", "alice", "--tx", "tx-erase").returncode == 0
+    lifetime = time.monotonic() - started
+    shutil.rmtree(probe)
     for kind, step in plans:
+        if kind == "step" and steps_done:
+            continue
         root = tmp_path / "trial"
         shutil.copytree(base, root)
         flag = tmp_path / "flag"
@@ -102,11 +112,12 @@ def test_kill_nine_during_erase(tmp_path):
             if child.poll() is not None:          # the erase made fewer renames than this step: done
                 child.communicate()
                 shutil.rmtree(root)
-                break
+                steps_done = True
+                continue
             stages[Path(flag.read_text()).name.split(".")[0] if "jsonl" in flag.read_text()
                    else Path(flag.read_text()).name] += 1
         else:
-            time.sleep(rng.uniform(0.25, 0.9))
+            time.sleep(rng.uniform(0.5, 1.0) * lifetime)
         killed = child.poll() is None
         if killed:
             os.kill(child.pid, signal.SIGKILL)
@@ -132,7 +143,7 @@ def test_kill_nine_during_erase(tmp_path):
         figures["doctor_clean_after"] += 1
         shutil.rmtree(root)
     assert figures["killed_mid_erase"] and figures["content_left_after_next_write"] == 0
-    record_figures("crash_erase", **figures, stopped_before_rename_of=dict(stages), problems=0)
+    record_figures("crash_erase", **figures, erase_process_s=round(lifetime, 2), stopped_before_rename_of=dict(stages), problems=0)
 
 
 # -- tamper, then write ---------------------------------------------------------------------------
