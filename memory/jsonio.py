@@ -9,6 +9,7 @@ anywhere is an error). In Python it equals
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
@@ -183,6 +184,21 @@ def is_temporary(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMPORARY_SUFFIX)
 
 
+def abandoned(path: Path | str) -> bool:
+    """Whether an ``atomic_write`` temporary was left by a writer that died (no one holds it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def private_mkdir(path: Path) -> None:
     """``mkdir -p`` whose new folders are 0700 whatever the umask."""
     path = Path(path)
@@ -217,6 +233,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     path = Path(path)
     private_mkdir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX)
+    # held until the rename: a temporary nobody holds was left by a process that died (``abandoned``)
+    fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

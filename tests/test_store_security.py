@@ -366,3 +366,29 @@ def test_a_read_only_store_exports_and_refuses_writes_with_erofs(small_fs):
     added = run(root, "add", "--user", "alice", "--key", "user.pet", "The user has a cat.", "--json")
     assert added.returncode == 7, added.stdout + added.stderr
     assert "EROFS" in json.loads(added.stdout)["error"]["message"]
+
+
+def test_a_cold_reader_trusts_its_saved_verification_only_while_the_change_time_holds(store):
+    _query(store)                                      # verifies and saves what it verified
+    path = shard_of(store)
+    st = path.stat()
+    data = path.read_bytes()
+    with open(path, "r+b") as handle:                  # same size, same inode, mtime set back
+        handle.write(data.replace(b"oolong tea", b"black coffe", 1))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    with pytest.raises(StoreError) as caught:
+        _query(store)
+    assert caught.value.code == "scope_tampered"
+
+
+def test_the_next_write_removes_a_dead_readers_temporary_but_not_a_live_one(store):
+    import fcntl
+    _query(store)
+    derived = store.root / "current" / store.scope_dir(scope()).name
+    dead, live = derived / ".current.bin.dead.tmp", derived / ".current.bin.live.tmp"
+    dead.write_bytes(b"ids of records")
+    live.write_bytes(b"being written")
+    with open(live, "rb") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX)     # as atomic_write holds its temporary
+        applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))
+        assert not dead.exists() and live.exists()

@@ -248,8 +248,14 @@ class Store:
         if self._checked.get(digest) == key:
             return
         for _ in range(3):
-            findings = integrity.check(directory, erasure.pending(directory), self._known.setdefault(digest, {}))
+            known = self._known.get(digest)
+            if known is None:
+                known = self._known[digest] = integrity.load_known(current_dir(self.layout, digest))
+            before = dict(known)
+            findings = integrity.check(directory, erasure.pending(directory), known)
             if not findings:
+                if known != before:
+                    integrity.save_known(current_dir(self.layout, digest), known)
                 self._checked[digest] = key
                 return
             self._known.pop(digest, None)
@@ -422,8 +428,7 @@ class Store:
         nothing it staged is written (an erasure it applied is already on disk)."""
         try:
             with self.writer(scope):
-                self._settle(scope)
-                handle = ScopeWrite(self, scope)
+                handle = ScopeWrite(self, scope, self._settle(scope))
                 try:
                     out = work(handle)
                 except BaseException:
@@ -475,18 +480,25 @@ class Store:
                 results[at] = result
         return results
 
-    def _settle(self, where) -> None:
+    def _settle(self, scope: dict) -> tuple | None:
         """Under the scope's lock, before a write: remove what a crashed writer left (temporaries,
         which may hold erased content), refuse a scope whose files were altered outside the store
         (the evidence stays: nothing below rewrites its manifest), and complete an erasure that
-        crashed part way."""
-        directory = self.scope_dir(where)
-        if not directory.is_dir():
-            return
-        stray = log.remove_temporaries(directory)
-        self.check_scope(self._digest(where))
-        if stray or erasure.pending(directory) is not None:
-            self._complete_erasure(where)
+        crashed part way. Returns the fingerprint it checked (None: the files changed since)."""
+        directory = self.scope_dir(scope)
+        try:
+            names = os.listdir(directory)
+        except FileNotFoundError:
+            return None
+        stray = log.remove_temporaries(directory, names)
+        for derived in self._derived_dirs(scope):   # readers write there without the lock
+            log.remove_temporaries(derived, live_ok=True)
+        taken = self.files_fingerprint(scope)
+        self.check_scope(self._digest(scope), taken)
+        if stray or ERASING_FILE in names:
+            self._complete_erasure(scope)
+            return None
+        return taken
 
     def _complete_erasure(self, where) -> None:
         """Remove every record an audit row names from the shards again, then the manifest and
@@ -576,9 +588,12 @@ class Store:
         self._forget(scope)
         return row
 
+    def _derived_dirs(self, where) -> tuple[Path, ...]:
+        return (self.index_dir(where), self.view_dir(where), self.doctor_dir(where),
+                current_dir(self.layout, self._digest(where)))
+
     def drop_derived(self, where) -> None:
-        for directory in (self.index_dir(where), self.view_dir(where), self.doctor_dir(where),
-                          current_dir(self.layout, self._digest(where))):
+        for directory in self._derived_dirs(where):
             shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -604,9 +619,9 @@ def tampered(digest: str, findings: list) -> StoreError:
 class ScopeWrite:
     """One scope under its writer lock: what a ``Store.write`` work function is handed."""
 
-    def __init__(self, store: Store, scope: dict) -> None:
+    def __init__(self, store: Store, scope: dict, fingerprint: tuple | None = None) -> None:
         self.store, self.scope = store, scope
-        self._base = store.state(scope)       # checked against the files, under the lock
+        self._base = store.state(scope, fingerprint)       # checked against the files, under the lock
         self.state: StagedState = self._base.staged()
         self._groups: list[list[dict]] = []
 

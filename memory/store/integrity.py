@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..jsonio import is_temporary, loads_trusted
+from ..jsonio import abandoned, atomic_write, dumps, is_temporary, loads_trusted
 from ..paths import scope_digest
 from ..records import hash_ok
 from .layout import MANIFEST_FILE, is_shard_name, shard_names
@@ -64,8 +64,9 @@ def check(scope_dir: Path, pending: dict | None = None, known: dict | None = Non
     """Every disagreement between a scope's shards and its manifest that a crash cannot explain.
 
     ``pending``: the entries an erasure announced (``erasure.pending``). ``known``: {name:
-    (size, inode, mtime_ns, sha256)} of shards this process verified before; a sealed shard
-    whose stat and manifest entry are unchanged is not read again (it is filled in place)."""
+    (size, inode, ctime_ns, sha256)} of shards verified before (``load_known``); a shard whose
+    stat and manifest entry are unchanged is not read again (it is filled in place). The change
+    time, unlike the modification time, cannot be set back by whoever edits the file."""
     scope_dir = Path(scope_dir)
     names = shard_names(scope_dir)
     listed = read_manifest(scope_dir)
@@ -91,7 +92,7 @@ def check(scope_dir: Path, pending: dict | None = None, known: dict | None = Non
             st = os.stat(path)
         except FileNotFoundError:
             continue
-        stat = (st.st_size, st.st_ino, st.st_mtime_ns)
+        stat = (st.st_size, st.st_ino, st.st_ctime_ns)
         if known is not None and entry is not None and known.get(name) == (*stat, entry["sha256"]):
             continue
         data = path.read_bytes()
@@ -112,6 +113,27 @@ def check(scope_dir: Path, pending: dict | None = None, known: dict | None = Non
             found.append(Finding("shard_altered", name,
                                  f"shard {name} differs from its manifest entry (edited, reordered or lines removed)"))
     return found
+
+
+KNOWN_FILE = "verified.json"
+
+
+def load_known(directory: Path) -> dict:
+    """The shards a reader verified before (saved beside the scope's current view, derived):
+    {name: (size, inode, ctime_ns, sha256)}; empty when missing or unreadable."""
+    try:
+        saved = loads_trusted((Path(directory) / KNOWN_FILE).read_bytes())
+        return {name: tuple(entry) for name, entry in saved["shards"].items() if len(entry) == 4}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def save_known(directory: Path, known: dict) -> None:
+    """Keep ``known`` for the next process (a cold ``memory query`` then hashes only what changed)."""
+    try:
+        atomic_write(Path(directory) / KNOWN_FILE, dumps({"shards": {n: list(e) for n, e in known.items()}}))
+    except OSError:
+        pass   # derived: a read-only store verifies again next time
 
 
 def _check_lines(data: bytes, name: str, digest: str) -> list[Finding]:
@@ -190,7 +212,8 @@ def fix_file(root: Path, code: str, where: str) -> None:
     path = Path(root) / where
     try:
         if code == "stray_temporary":
-            path.unlink()
+            if abandoned(path):    # a live writer's temporary is left to it
+                path.unlink()
         else:
             os.chmod(path, 0o700 if path.is_dir() else 0o600)
     except FileNotFoundError:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import StoreError
-from ..jsonio import atomic_write, canonical_bytes, is_temporary, loads_trusted, open_private, private_mkdir
+from ..jsonio import abandoned, atomic_write, canonical_bytes, is_temporary, loads_trusted, open_private, private_mkdir
 from .layout import AUDIT_FILE, shard_files, shard_names, shard_paths
 
 
@@ -325,15 +325,19 @@ def undo_append(path: Path, size: int | None) -> None:
         pass   # a read-only or vanished file: nothing more can be cut; readers stop at the manifest
 
 
-def remove_temporaries(directory: Path) -> list[str]:
+def remove_temporaries(directory: Path, listed: list[str] | None = None, *, live_ok: bool = False) -> list[str]:
     """Delete the ``atomic_write`` temporaries a crashed writer left in ``directory`` (the caller
-    holds the lock of whatever writes there); returns their names. An erasure's temporary is a
-    full copy of a shard, erased records included: it must not outlive the crash."""
+    holds the lock of whatever writes there); returns their names. ``listed``: the folder's names
+    as the caller just listed them. An erasure's temporary is a copy of a shard, content
+    included: it must not outlive the crash."""
     try:
-        with os.scandir(directory) as entries:
-            names = sorted(e.name for e in entries if is_temporary(e.name) and e.is_file(follow_symlinks=False))
+        if listed is None:
+            listed = os.listdir(directory)
     except (FileNotFoundError, NotADirectoryError):
         return []
+    names = sorted(name for name in listed if is_temporary(name))
+    if live_ok:   # a folder readers write without the lock: only what a dead process left
+        names = [name for name in names if abandoned(os.path.join(directory, name))]
     for name in names:
         try:
             os.unlink(os.path.join(directory, name))
