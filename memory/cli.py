@@ -24,7 +24,7 @@ import click
 
 from . import api
 from . import vocabulary as V
-from .errors import GateError, InputError, MemoryStoreError, StoreIOError, UsageError
+from .errors import GateError, InputError, MemoryStoreError, UsageError
 
 # A command's process ends right after it prints. At exit the interpreter would walk every
 # object still alive (the scope's records, the index, every imported module) looking for
@@ -64,7 +64,7 @@ def _run(as_json_param: str = "as_json"):
                 except OSError as exc:   # the store's own writes say this already; any other file too
                     if os.environ.get("MEMORY_DEBUG") or isinstance(exc, BrokenPipeError):
                         raise
-                    raise StoreIOError.of(exc) from None
+                    raise MemoryStoreError.from_os_error(exc) from None
             except MemoryStoreError as exc:
                 if as_json:
                     from .jsonio import dumps_text

@@ -28,6 +28,11 @@ class MemoryStoreError(Exception):
             self.code = code
         self.details = details or []
 
+    @staticmethod
+    def from_os_error(exc: OSError, root=None) -> "MemoryStoreError":
+        """The error an ``OSError`` on a store file stands for (``StoreIOError``: exit 7, named)."""
+        return StoreIOError.of(exc, root)
+
     def to_json(self) -> dict:
         out = {"code": self.code, "message": self.message}
         if self.details:

@@ -368,8 +368,11 @@ def test_a_read_only_store_exports_and_refuses_writes_with_erofs(small_fs):
     assert "EROFS" in json.loads(added.stdout)["error"]["message"]
 
 
-def test_a_cold_reader_trusts_its_saved_verification_only_while_the_change_time_holds(store):
+def test_a_cold_reader_trusts_its_saved_verification_only_while_the_change_time_holds(store, monkeypatch):
+    from memory.store import core
+    monkeypatch.setattr(core, "SAVE_KNOWN_AFTER", 0)   # saved however small the scope
     _query(store)                                      # verifies and saves what it verified
+    assert (store.root / "current" / store.scope_dir(scope()).name / "verified.json").exists()
     path = shard_of(store)
     st = path.stat()
     data = path.read_bytes()

@@ -35,6 +35,7 @@ from .layout import ERASING_FILE, MANIFEST_FILE, SCOPE_FILE, StoreLayout, curren
 STORE_FORMAT = "memory.store.v1"
 SHARD_MAX_BYTES = 2 * 1024 * 1024
 DEFAULT_BATCH = 500
+SAVE_KNOWN_AFTER = 1024 * 1024
 
 T = TypeVar("T")
 
@@ -220,7 +221,7 @@ class Store:
         the scope's files against its manifest (``check_scope``): every reader takes it before
         it reads, so no query answers from a scope whose files were altered outside the store."""
         taken = self.files_fingerprint(scope)
-        self.check_scope(digest_of(scope), taken)
+        self.check_scope(digest_of(scope), taken, save=True)
         return taken
 
     def scope_findings(self, digest: str) -> list:
@@ -235,12 +236,14 @@ class Store:
     def fix_file(self, code: str, where: str) -> None:
         integrity.fix_file(self.root, code, where)
 
-    def check_scope(self, digest: str, taken: tuple | None = None) -> None:
+    def check_scope(self, digest: str, taken: tuple | None = None, *, save: bool = False) -> None:
         """Raise ``scope_tampered`` (StoreError, exit 7, HTTP 503) when the scope's shards disagree
         with its manifest in a way no crash produces (``integrity``). Cached until the files move.
 
         A reader takes no lock: a writer may rewrite the manifest (or finish an erasure) between
-        this check's reads, so a disagreement is believed only once the files stood still."""
+        this check's reads, so a disagreement is believed only once the files stood still.
+        ``save``: keep what was verified for the next process (``integrity.save_known``) when it
+        took hashing at least ``SAVE_KNOWN_AFTER`` bytes (a small scope is cheap to hash again)."""
         directory = self.layout.scope_dir(digest)
         if taken is None:
             taken = self.files_fingerprint(directory)
@@ -254,7 +257,8 @@ class Store:
             before = dict(known)
             findings = integrity.check(directory, erasure.pending(directory), known)
             if not findings:
-                if known != before:
+                hashed = sum(entry[0] for name, entry in known.items() if before.get(name) != entry)
+                if save and hashed >= SAVE_KNOWN_AFTER:
                     integrity.save_known(current_dir(self.layout, digest), known)
                 self._checked[digest] = key
                 return
