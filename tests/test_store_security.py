@@ -395,3 +395,19 @@ def test_the_next_write_removes_a_dead_readers_temporary_but_not_a_live_one(stor
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX)     # as atomic_write holds its temporary
         applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))
         assert not dead.exists() and live.exists()
+
+
+def test_the_server_answers_503_for_a_tampered_scope(store):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from memory.server import create_app, load_tokens
+    tokens = store.root.parent / "tokens.json"
+    tokens.write_text(json.dumps({"tok-admin-test": "*"}))
+    path = shard_of(store)
+    path.write_bytes(path.read_bytes().replace(b"oolong tea", b"black coffe", 1))
+    client = TestClient(create_app(reopen(store), tokens=load_tokens(tokens)))
+    answer = client.post("/v1/query", json={"text": "what does the user drink", "user": "alice"},
+                         headers={"Authorization": "Bearer tok-admin-test"})
+    assert answer.status_code == 503 and answer.json()["error"]["code"] == "scope_tampered"
+    assert "coffe" not in answer.text
