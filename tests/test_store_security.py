@@ -388,6 +388,7 @@ def test_the_next_write_removes_a_dead_readers_temporary_but_not_a_live_one(stor
     import fcntl
     _query(store)
     derived = store.root / "current" / store.scope_dir(scope()).name
+    derived.mkdir(parents=True, exist_ok=True)        # (a small scope's view is not saved)
     dead, live = derived / ".current.bin.dead.tmp", derived / ".current.bin.live.tmp"
     dead.write_bytes(b"ids of records")
     live.write_bytes(b"being written")
