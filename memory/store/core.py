@@ -488,17 +488,27 @@ class Store:
         """Under the scope's lock, before a write: remove what a crashed writer left (temporaries,
         which may hold erased content), refuse a scope whose files were altered outside the store
         (the evidence stays: nothing below rewrites its manifest), and complete an erasure that
-        crashed part way. Returns the fingerprint it checked (None: the files changed since)."""
-        directory = self.scope_dir(scope)
+        crashed part way. Returns the fingerprint it checked (None: the files changed since).
+
+        When the files are exactly as this process last checked or wrote them, no other writer
+        ran (nor crashed: a crash mid-erasure leaves the audit file changed): only the derived
+        folders, which readers write without the lock, are looked at."""
+        digest = self._digest(scope)
+        directory = self.layout.scope_dir(digest)
+        for derived in self._derived_dirs(digest):
+            log.remove_temporaries(derived, live_ok=True)
+        taken = self.files_fingerprint(directory)
+        if self._checked.get(digest) == (taken, _identity(directory / MANIFEST_FILE),
+                                         _identity(directory / ERASING_FILE)):
+            return taken
         try:
             names = os.listdir(directory)
         except FileNotFoundError:
             return None
         stray = log.remove_temporaries(directory, names)
-        for derived in self._derived_dirs(scope):   # readers write there without the lock
-            log.remove_temporaries(derived, live_ok=True)
-        taken = self.files_fingerprint(scope)
-        self.check_scope(self._digest(scope), taken)
+        if stray:
+            taken = self.files_fingerprint(directory)
+        self.check_scope(digest, taken)
         if stray or ERASING_FILE in names:
             self._complete_erasure(scope)
             return None
@@ -592,9 +602,10 @@ class Store:
         self._forget(scope)
         return row
 
-    def _derived_dirs(self, where) -> tuple[Path, ...]:
-        return (self.index_dir(where), self.view_dir(where), self.doctor_dir(where),
-                current_dir(self.layout, self._digest(where)))
+    def _derived_dirs(self, where) -> tuple[str, ...]:
+        digest = self._digest(where)
+        root = str(self.root)
+        return tuple(os.path.join(root, top, digest) for top in ("index", "views", "doctor", "current"))
 
     def drop_derived(self, where) -> None:
         for directory in self._derived_dirs(where):
