@@ -25,7 +25,8 @@ from pathlib import Path
 from ..jsonio import abandoned, atomic_write, dumps, is_temporary, loads_trusted
 from ..paths import scope_digest
 from ..records import hash_ok
-from .layout import MANIFEST_FILE, is_shard_name, shard_names
+from .layout import (AUDIT_FILE, CURRENT_DIR, ERASING_FILE, LOCKS_DIR, MANIFEST_FILE, SCOPE_FILE, is_shard_name,
+                     shard_names)
 
 # the codes ``check`` reports; none of them is repaired without an operator's word
 TAMPER_CODES = ("manifest_missing", "manifest_invalid", "shard_missing", "shard_unlisted", "shard_altered",
@@ -156,8 +157,9 @@ def _check_lines(data: bytes, name: str, digest: str) -> list[Finding]:
 
 
 # what may live where: a top-level name -> the files its folder may hold (None: any derived file)
-_TOP_FILES = {"store.json", ".lock", "secret.key"}
-_TOP_FOLDERS = {"shards", "locks", "index", "views", "current", "doctor", "policies"}
+_TOP_FILES = {"store.json", ".lock"}
+_TOP_FOLDERS = {"shards", LOCKS_DIR, "index", "views", CURRENT_DIR, "doctor", "policies"}
+_SCOPE_FILES = {AUDIT_FILE, MANIFEST_FILE, SCOPE_FILE, ERASING_FILE}
 
 
 def _accounted(parts: tuple) -> bool:
@@ -166,9 +168,8 @@ def _accounted(parts: tuple) -> bool:
         return parts[0] in _TOP_FILES
     top = parts[0]
     if top == "shards":
-        return len(parts) == 3 and (is_shard_name(parts[2]) or parts[2] in (
-            "audit.jsonl", "manifest.json", "scope.json", "erasing.json"))
-    if top == "locks":
+        return len(parts) == 3 and (is_shard_name(parts[2]) or parts[2] in _SCOPE_FILES)
+    if top == LOCKS_DIR:
         return len(parts) == 3 and parts[2] == ".lock"
     if top == "policies":
         return len(parts) == 2 and parts[1].endswith(".json")
