@@ -59,6 +59,20 @@ SECTIONS = [
             "The last write of a store (several transaction groups) is cut at every line boundary and at random "
             "offsets; readers never see a torn line or a cut-short group, the next writer cuts it before "
             "appending, the index built over the crashed state is dropped, and re-applying finishes the work once."),
+    Section("crash_erase", "tests/test_reliability_erasure.py", "kill -9 during `memory erase` (issue 16 point 1)",
+            "`memory erase` of a record spread over several shards (with a successor that inherited its alias) is "
+            "stopped by a test hook before the rename of each of its atomic writes in turn (erasing.json, each "
+            "rewritten shard, last first, the manifest) and killed with SIGKILL there, plus kills at random moments. "
+            "Then the scope's next ordinary write (`memory add`) must leave no temporary anywhere under the store "
+            "and no byte of the erased content whenever the erase had written its audit row (otherwise nothing was "
+            "promised, and a retry of the erase must complete it); `doctor` must end clean. "
+            "`stopped_before_rename_of` counts the step trials by the file being replaced."),
+    Section("tamper_then_write", "tests/test_reliability_erasure.py", "Tamper, then write (issue 16 points 2, 3)",
+            "Each kind of hand edit no crash produces (a line deleted mid-shard or at the end, lines swapped, a "
+            "statement edited with and without its record hash recomputed, a shard or the manifest deleted, a line "
+            "of another user's shard appended or inserted). The next `memory add` must exit 7 `scope_tampered`, "
+            "`memory query` must exit 7 instead of answering, the manifest must not be rewritten over the evidence, "
+            "and `doctor` must still report it after the write and after `doctor --repair`."),
     Section("fuzz_admission", "tests/test_fuzz.py", "Fuzzing: admission",
             "Arbitrary bytes, arbitrary JSON and mutated valid envelopes (dict and bytes paths) through `admit`: "
             "only documented codes."),
@@ -101,6 +115,12 @@ HEADLINES = [
     ("concurrent writers x envelopes", lambda f: f"{f['concurrency']['writers']} x {f['concurrency']['envelopes_per_writer']}"),
     ("kill -9 trials (killed mid-run)", lambda f: f"{f['crash_kill9']['trials']} ({f['crash_kill9']['killed_mid_run']})"),
     ("truncation offsets", lambda f: f["crash_truncation"]["offsets"]),
+    ("kill -9 during erase: trials (killed mid-erase) / erased content left after the next write (goal: 0)",
+     lambda f: f"{f['crash_erase']['trials']} ({f['crash_erase']['killed_mid_erase']}) / "
+               f"{f['crash_erase']['content_left_after_next_write']}"),
+    ("tamper kinds: next write refused / query refused / evidence kept",
+     lambda f: " / ".join(f"{f['tamper_then_write'][k]}/{f['tamper_then_write']['kinds']}" for k in
+                          ("write_refused_exit_7", "query_refused_exit_7", "evidence_kept"))),
     ("fuzz cases (all fuzzers)", lambda f: sum(f[n]["cases"] for n in ("fuzz_admission", "fuzz_store", "fuzz_cli_mutate",
                                                                        "fuzz_query", "fuzz_cli_query"))
      + f["fuzz_sequences"]["envelopes"]),
@@ -206,8 +226,8 @@ def render(data: dict) -> str:
     lines += ["## Also run", "",
               "`tests/test_retention.py` (retention windows, sweeps, erasure leaving no byte of content in "
               "shards, index/ or views/) and the tampering test in `tests/test_reliability_crash.py` "
-              "(policy_drift, record_hash_mismatch, manifest_mismatch, transition_chain_broken named by "
-              "`memory doctor`) have no figures; they run with every full run.", ""]
+              "(policy_drift, record_hash_mismatch, shard_altered, shard_truncated, transition_chain_broken named "
+              "by `memory doctor`) have no figures; they run with every full run.", ""]
     return "\n".join(lines)
 
 

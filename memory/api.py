@@ -480,11 +480,13 @@ def retention_sweep(store: Store, *, dry_run: bool = False) -> dict:
     return sweep(store, dry_run=dry_run)
 
 
-def doctor(store: Store, *, repair: bool = False, full: bool = False) -> dict:
+def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tampered: bool = False) -> dict:
     """``memory doctor``: verify (and with ``repair``, fix what a crash can leave) the whole store;
-    only what changed since the last clean run unless ``full`` (a repair always checks everything)."""
+    only what changed since the last clean run unless ``full`` (a repair always checks everything).
+    ``accept_tampered`` (with ``repair``): the operator accepts scopes altered outside the store
+    as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
     from .doctor import check_store
-    return check_store(store, repair=repair, full=full or repair).to_json()
+    return check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
 
 
 def where(path: str | os.PathLike | None = None) -> dict:

@@ -59,7 +59,12 @@ def _run(as_json_param: str = "as_json"):
         def wrapper(*args, **kwargs):
             as_json = kwargs.get(as_json_param, False)
             try:
-                return func(*args, **kwargs)
+                try:
+                    return func(*args, **kwargs)
+                except OSError as exc:   # the store's own writes say this already; any other file too
+                    if os.environ.get("MEMORY_DEBUG") or isinstance(exc, BrokenPipeError):
+                        raise
+                    raise MemoryStoreError.from_os_error(exc) from None
             except MemoryStoreError as exc:
                 if as_json:
                     from .jsonio import dumps_text
@@ -864,12 +869,15 @@ def mcp(ctx, user):
 # -- integrity -------------------------------------------------------------------
 
 @main.command()
-@click.option("--repair", is_flag=True, help="Cut torn tails, rewrite manifests, drop stale derived files.")
+@click.option("--repair", is_flag=True, help="Fix what a crash leaves: temporaries, torn tails, stale manifests "
+              "and derived files, an interrupted erasure, loose modes.")
+@click.option("--accept-tampered", is_flag=True, help="With --repair: accept scopes changed outside the store as "
+              "their files now are (rewrites their manifests; review `memory doctor` first).")
 @click.option("--full", is_flag=True, help="Re-verify every byte, not only what changed since the last clean run.")
 @json_option
 @click.pass_context
 @_run()
-def doctor(ctx, repair, full, as_json):
+def doctor(ctx, repair, accept_tampered, full, as_json):
     """Verify the store: hashes, manifests, chains, tails, policy drift.
 
     Re-verifies only what each scope gained since its last clean run (a scope whose
@@ -879,9 +887,13 @@ def doctor(ctx, repair, full, as_json):
     Example:
       memory doctor --json
       memory doctor --full
+    A scope changed outside the store (a line removed or edited, a shard deleted) refuses
+    reads and writes, and --repair keeps its evidence, until --repair --accept-tampered.
     Exits 7 when a problem remains.
     """
-    report = api.doctor(_open_store(ctx), repair=repair, full=full)
+    if accept_tampered and not repair:
+        raise UsageError("--accept-tampered goes with --repair", code="usage_error")
+    report = api.doctor(_open_store(ctx), repair=repair, full=full, accept_tampered=accept_tampered)
     _emit(report, as_json, _doctor_text)
     if not report["clean"]:
         sys.exit(7)

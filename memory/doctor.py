@@ -2,10 +2,17 @@
 
 Checks: the store marker and policy drift, each scope's manifest against its
 shard files (bytes, lines, sha256), torn tails and cut-short transaction groups,
-each line's JSON, schema and hash, transition chains, audit rows, and the
-freshness of derived files. ``repair`` only cuts never-acknowledged tails,
-rewrites manifests from the files and drops stale derived files; tampering
-(a bad hash, a broken chain, drifted policies) is reported, never "fixed".
+each line's JSON, schema and hash, transition chains, audit rows, the freshness of
+derived files, every file under the store (a leftover temporary, a file no part of
+the store accounts for) and their modes (0600 files, 0700 folders).
+
+``repair`` only does what a crash can call for: it removes leftover temporaries,
+cuts never-acknowledged tails, completes a crashed erasure, brings a manifest that
+is behind its shards up to date, drops stale derived files and tightens modes.
+What no crash produces (a line removed, reordered or edited, a shard removed: see
+``store.integrity``; a bad hash, a broken chain, drifted policies) is reported and
+kept, and the scope refuses reads and writes, until an operator accepts the files
+as they are (``accept_tampered``, ``memory doctor --repair --accept-tampered``).
 """
 from __future__ import annotations
 
@@ -17,10 +24,14 @@ from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
 from .jsonio import loads_strict
 from .records import hash_ok
-from .store import Store, drop_incomplete_tail, settled_transactions, shard_pin
+from .store import TAMPER_CODES, Store, drop_incomplete_tail, settled_transactions, shard_pin
 
-REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
-              "shard_unlisted", "derived_stale", "erasure_incomplete"}
+# what a crash (or an older version of the store) leaves, and repair fixes
+REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "derived_stale", "erasure_incomplete",
+              "stray_temporary", "mode_too_open"}
+# the findings of ``store.integrity`` that doctor's own line checks do not already name
+_INTEGRITY_CODES = set(TAMPER_CODES) - {"line_invalid", "record_hash_mismatch", "record_scope_mismatch",
+                                        "shard_missing"}
 
 
 @dataclass
@@ -42,13 +53,14 @@ class Report:
                 "problems": self.problems, "repaired": self.repaired}
 
 
-def check_store(store: Store, *, repair: bool = False, full: bool = True) -> Report:
+def check_store(store: Store, *, repair: bool = False, full: bool = True, accept_tampered: bool = False) -> Report:
     """Every problem of the store. ``full=False`` (``memory doctor`` without ``--full``)
     re-verifies only what changed in each scope since its last clean run (``doctor/<digest>/``,
     pinned to the shard bytes like the index); a scope whose pins moved, or that has no such
     record, is checked in full."""
     report = Report()
     _check_marker(store, report)
+    _check_files(store, report)
     checked: dict[str, dict] = {}
     for digest in store.scope_digests():
         report.scopes += 1
@@ -71,7 +83,7 @@ def check_store(store: Store, *, repair: bool = False, full: bool = True) -> Rep
         if not full and not any(p["where"].split("/")[1:2] == [digest] for p in report.problems):
             _save_checkpoint(store, digest, state, views.get(digest))
     if repair:
-        _repair(store, report)
+        _repair(store, report, accept_tampered)
     return report
 
 
@@ -101,7 +113,7 @@ def _load_checkpoint(store: Store, digest: str) -> dict | None:
 
 def _save_checkpoint(store: Store, digest: str, state: dict, view_sha256: str | None) -> None:
     """Record what was just found clean, unless a writer changed the scope meanwhile."""
-    from .jsonio import atomic_write, dumps
+    from .jsonio import atomic_write, dumps, private_mkdir
     if store.shard_stats(digest) != state["stats"] or store.audit_size(digest) != state["audit_bytes"]:
         return
     files = store.shard_files(digest)
@@ -111,7 +123,7 @@ def _save_checkpoint(store: Store, digest: str, state: dict, view_sha256: str | 
               "entries": state["entries"], "revisions": state["revisions"], "chains": state["chains"],
               "final_group": state["final_group"], "view_sha256": view_sha256}
     try:
-        store.doctor_dir(digest).mkdir(parents=True, exist_ok=True)
+        private_mkdir(store.doctor_dir(digest))
         atomic_write(store.doctor_dir(digest) / CHECKPOINT_FILE, dumps(record))
     except OSError:
         pass  # derived: the next run checks in full
@@ -129,6 +141,7 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
     tail = store.read_tail(digest, last["cursor"])
     if tail.moved:
         return None
+    tampered = _check_integrity(store, digest, report)
     manifest = _load_manifest(store, digest, report)
     entries = dict(last["entries"])
     for name in stats:
@@ -142,7 +155,8 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
         verified = last["entries"].get(name) if name in old_stats else None
         if verified is not None and hashlib.sha256(data[:verified["bytes"]]).hexdigest() != verified["sha256"]:
             return None   # bytes verified last time were edited since: check the scope whole
-        _compare_manifest(manifest, name, data, where, report)
+        if name not in tampered:
+            _compare_manifest(manifest, name, data, where, report)
         entries[name] = {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
         complete = data.rfind(b"\n") + 1
         if complete != len(data):
@@ -205,11 +219,13 @@ def _check_marker(store: Store, report: Report) -> None:
 def _check_scope(store: Store, digest: str, report: Report) -> dict:
     stats, audit_bytes = store.shard_stats(digest), store.audit_size(digest)
     shards = store.shard_bytes(digest)
+    tampered = _check_integrity(store, digest, report)
     manifest = _load_manifest(store, digest, report)
     revisions = []
     for name, data in shards:
         where = f"shards/{digest}/{name}"
-        _compare_manifest(manifest, name, data, where, report)
+        if name not in tampered:
+            _compare_manifest(manifest, name, data, where, report)
         complete = data[:data.rfind(b"\n") + 1]
         if len(complete) != len(data):
             report.add("torn_tail", where, f"{len(data) - len(complete)} byte(s) after the last newline")
@@ -238,18 +254,29 @@ def _check_scope(store: Store, digest: str, report: Report) -> dict:
             "final_group": _final_group(revisions)}
 
 
+def _check_integrity(store: Store, digest: str, report: Report) -> set:
+    """What ``store.integrity`` finds no crash explains (the store refuses the scope for it);
+    returns the shards it names (their manifest comparison says nothing more)."""
+    named = set()
+    for finding in store.scope_findings(digest):
+        named.add(finding.shard)
+        if finding.code in _INTEGRITY_CODES:
+            where = f"shards/{digest}/{finding.shard}" if finding.shard else f"shards/{digest}"
+            report.add(finding.code, where, finding.message + " (not a crash: review, then "
+                       "memory doctor --repair --accept-tampered)")
+    return named
+
+
 def _load_manifest(store: Store, digest: str, report: Report) -> dict | None:
     data = store.manifest_bytes(digest)
     if data is None:
-        report.add("manifest_missing", f"shards/{digest}/manifest.json", "no manifest for this scope")
-        return None
+        return None     # reported by _check_integrity when the scope has shards
     try:
         manifest = loads_strict(data, what="manifest")
     except InputError:
-        report.add("manifest_mismatch", f"shards/{digest}/manifest.json", "manifest is not valid JSON")
-        return None
+        return None     # reported by _check_integrity
     for problem in schemas.violations("manifest", manifest):
-        report.add("manifest_mismatch", f"shards/{digest}/manifest.json", problem)
+        report.add("manifest_invalid", f"shards/{digest}/manifest.json", problem)
     return manifest
 
 
@@ -336,10 +363,35 @@ def _check_derived(store: Store, digest: str, report: Report) -> None:
         report.add("derived_stale", f"index/{digest}", "the index was built from shards that no longer match")
 
 
-def _repair(store: Store, report: Report) -> None:
-    fixable = [p for p in report.problems if p["code"] in REPAIRABLE]
-    touched = sorted({p["where"].split("/")[1] for p in fixable if p["where"].count("/") >= 1})
+def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None:
+    """Fix what a crash leaves. A scope with a finding no crash explains keeps its files and its
+    manifest (the evidence) unless ``accept_tampered``: then its manifest is rewritten from the
+    files as they are, and only the findings that rewrite settles are counted as repaired."""
+    kept_codes = set(_INTEGRITY_CODES) | {"shard_missing"}
+    tampered = {p["where"].split("/")[1] for p in report.problems
+                if p["code"] in kept_codes and p["where"].startswith("shards/")}
+    fixable = [p for p in report.problems if p["code"] in REPAIRABLE
+               or (accept_tampered and p["code"] in kept_codes)]
+    for problem in [p for p in fixable if p["code"] in ("stray_temporary", "mode_too_open")]:
+        store.fix_file(problem["code"], problem["where"])
+    scoped = [p for p in fixable if p["code"] not in ("stray_temporary", "mode_too_open")]
+    touched = sorted({p["where"].split("/")[1] for p in scoped if p["where"].startswith(("shards/", "index/"))})
+    unrepaired = set()
     for digest in touched:
-        store.repair_scope(digest)
-    report.repaired = fixable
-    report.problems = [p for p in report.problems if p["code"] not in REPAIRABLE]
+        if digest in tampered and not accept_tampered:
+            unrepaired.add(digest)   # its problems stay reported; the scope keeps refusing
+            continue
+        store.repair_scope(digest, accept_tampered=accept_tampered)
+    done = [p for p in fixable if p["code"] in ("stray_temporary", "mode_too_open")
+            or p["where"].split("/")[1:2] and p["where"].split("/")[1] not in unrepaired]
+    report.repaired = done
+    report.problems = [p for p in report.problems if p not in done]
+
+
+# -- every file under the store ---------------------------------------------------------------
+
+def _check_files(store: Store, report: Report) -> None:
+    """A leftover temporary, a file the store does not account for, a mode looser than 0600 / 0700."""
+    for code, where, message in store.file_findings():
+        report.add(code, where, message)
+

@@ -28,6 +28,11 @@ class MemoryStoreError(Exception):
             self.code = code
         self.details = details or []
 
+    @staticmethod
+    def from_os_error(exc: OSError, root=None) -> "MemoryStoreError":
+        """The error an ``OSError`` on a store file stands for (``StoreIOError``: exit 7, named)."""
+        return StoreIOError.of(exc, root)
+
     def to_json(self) -> dict:
         out = {"code": self.code, "message": self.message}
         if self.details:
@@ -63,6 +68,30 @@ class NotFoundError(MemoryStoreError):
 class StoreError(MemoryStoreError):
     code = "store_error"
     exit_code = 7
+
+
+class StoreIOError(StoreError):
+    """The operating system refused a store file (disk full, file-size limit, read-only,
+    permission, immutable): exit 7 naming the cause (``ENOSPC``, ...) and the path inside the store."""
+    code = "io_error"
+
+    @classmethod
+    def of(cls, exc: OSError, root=None) -> "StoreIOError":
+        import errno as errno_names
+        import os
+        name = errno_names.errorcode.get(exc.errno or 0, "EIO")
+        where = exc.filename or ""
+        if where and root is not None:
+            try:
+                where = os.path.relpath(where, root)
+            except ValueError:
+                pass
+        hint = {"ENOSPC": "the disk is full", "EDQUOT": "the disk quota is exhausted",
+                "EFBIG": "a file reached the file-size limit", "EROFS": "the store is on a read-only file system",
+                "EACCES": "permission denied", "EPERM": "the operation is not permitted (an immutable file?)"
+                }.get(name, exc.strerror or "an I/O error")
+        return cls(f"{name}: {hint}" + (f" ({where})" if where else "") +
+                   "; nothing of the failed write is readable", code="io_error")
 
 
 class DatasetError(MemoryStoreError, ValueError):

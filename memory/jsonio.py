@@ -9,6 +9,7 @@ anywhere is an error). In Python it equals
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
@@ -171,16 +172,76 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path``, fsync, ``os.replace``, fsync the folder."""
+# a test's fault injection point: called with (temporary, final path) between the fsync of the
+# temporary and its rename (tests/test_reliability_crash.py stops a real process there)
+_before_replace = None
+
+TEMPORARY_SUFFIX = ".tmp"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file name is an ``atomic_write`` temporary (``.<name>.<random>.tmp``)."""
+    return name.startswith(".") and name.endswith(TEMPORARY_SUFFIX)
+
+
+def abandoned(path: Path | str) -> bool:
+    """Whether an ``atomic_write`` temporary was left by a writer that died (no one holds it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def private_mkdir(path: Path) -> None:
+    """``mkdir -p`` whose new folders are 0700 whatever the umask."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if path.is_dir():
+        return
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        os.chmod(folder, 0o700)
+
+
+def open_private(path: Path | str, flags: int = os.O_WRONLY | os.O_APPEND | os.O_CREAT):
+    """A binary file handle on ``path``, created 0600 whatever the umask (append by default)."""
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+    mode = "ab" if flags & os.O_APPEND else ("r+b" if flags & os.O_RDWR else "wb")
+    return os.fdopen(fd, mode)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside ``path`` (0600), fsync, ``os.replace``, fsync the folder.
+
+    A crash before the rename leaves the temporary (``is_temporary``): the store's next writer
+    of that folder and ``doctor --repair`` remove it."""
+    path = Path(path)
+    private_mkdir(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX)
+    # held until the rename: a temporary nobody holds was left by a process that died (``abandoned``)
+    fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if _before_replace is not None:
+            _before_replace(tmp, path)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

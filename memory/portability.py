@@ -74,8 +74,9 @@ def body_sha256(revisions: list[dict], audit: list[dict]) -> str:
 # -- export -----------------------------------------------------------------------------
 
 def collect(store: Store, scope: dict, *, active_only: bool = False) -> Export:
-    """The scope's log, read under the writer lock so revisions and audit rows agree."""
-    with store.writer(scope):
+    """The scope's log, read under a shared hold (no writer meanwhile) so revisions and audit rows
+    agree; it creates no lock file, so a read-only store exports."""
+    with store.reading(scope):
         revisions = store.scope_revisions(scope)
         audit = store.audit_rows(scope)
     if active_only:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import decision as decide_mod
 from . import planner
 from .clock import option_instant
-from .errors import UsageError
+from .errors import StoreError, UsageError
 from .indexing import built_from_current, open_dense, open_index
 from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
@@ -131,6 +131,19 @@ class _Evaluation:
     recorded_as_of: str | None
     now: str
     steps: list
+    erasure_marks: list = field(default_factory=list)   # each scope's ``Store.erasure_mark`` as read
+
+
+def _evaluated(store: Store, request: QueryRequest, llm_transport=None,
+               candidates_per_search: int | None = None) -> _Evaluation:
+    """``_evaluate``, checked against the scopes' erasure marks before it is answered: an erasure
+    acknowledged while the query read (a warm view or index may still hold the record) makes it
+    read again, so an erased record is never returned after its erase was acknowledged."""
+    for _ in range(3):
+        evaluation = _evaluate(store, request, llm_transport, candidates_per_search)
+        if [store.erasure_mark(scope) for scope in evaluation.scopes] == evaluation.erasure_marks:
+            return evaluation
+    raise StoreError("the scope was being erased from while it was read; retry", code="scope_changed")
 
 
 def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
@@ -145,8 +158,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     settings = dict(retrieval.planner)
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
-    matches, steps, terms = [], [], []
+    matches, steps, terms, marks = [], [], [], []
     for scope in scopes:
+        marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
         # and stat the scope's files again); the next query takes its own
         fingerprint = store.fingerprint(scope)
@@ -176,7 +190,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
                                 support_ratio=retrieval.decision.get("support_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
-    return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps)
+    return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
 def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[dict]:
@@ -192,7 +206,7 @@ def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[d
 
 
 def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dict:
-    evaluation = _evaluate(store, request, llm_transport)
+    evaluation = _evaluated(store, request, llm_transport)
     verdict = evaluation.verdict
     audit = [dict(_evidence_item(m), blocked_by=why) for m, why in verdict.blocked] if request.include_inactive else []
     return {
@@ -212,13 +226,13 @@ def search_eligible(store: Store, request: QueryRequest) -> list[dict]:
     the same scope, status and validity rules as ``run_query``; only the sufficiency test
     that turns weak matches into an UNKNOWN is left to the caller.
     """
-    evaluation = _evaluate(store, request)
+    evaluation = _evaluated(store, request)
     eligible = list(evaluation.verdict.eligible)
     if len(eligible) < request.limit > store.policies.retrieval.planner["candidates_per_search"]:
         # a caller asking for more (the leaderboard's evaluator asks for 100) gets the next best,
         # from searches that keep more candidates, after the same first ones: the ranking of the
         # first matches never depends on how many were asked for
-        wider = _evaluate(store, request, candidates_per_search=request.limit)
+        wider = _evaluated(store, request, candidates_per_search=request.limit)
         seen = {m.record["id"] for m in eligible}
         eligible += [m for m in wider.verdict.eligible if m.record["id"] not in seen]
         evaluation.views.update(wider.views)

@@ -46,7 +46,7 @@ from . import vocabulary as V
 from .clock import format_instant, normalize_instant, parse_instant
 from .envelope import Admitted, admit
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
-                     StoreError, UsageError)
+                     StoreError, StoreIOError, UsageError)
 from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
 from .paths import SCHEMA_DIR
 from .records import tombstone_hash
@@ -645,6 +645,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
+        if isinstance(exc, OSError):   # disk full, read-only, ...: the store is unavailable, named
+            return JSONResponse({"error": StoreIOError.of(exc).to_json()}, status_code=503)
         return JSONResponse(_error("internal_error", f"internal error ({type(exc).__name__})"), status_code=500)
 
 

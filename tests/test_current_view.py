@@ -98,12 +98,14 @@ def test_an_erasure_moves_the_pins_and_the_view_is_rebuilt_without_the_record(st
 def test_a_transaction_cut_short_at_the_tail_is_not_in_the_view(store):
     fill(store)
     reopen(store).current_view(scope())
+    path = shard_of(store)
+    listed = (path.parent / "manifest.json").read_bytes()
     applied(store, update_env("The user lives in Lima.", "tx-lima", key="user.home_city",
                               valid_from="2024-02-15T00:00:00Z"))
-    path = shard_of(store)
     data = path.read_bytes()
     lines = data.splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:-1]))        # the update wrote two revisions: keep only the first
+    (path.parent / "manifest.json").write_bytes(listed)     # and the crash came before the manifest
     agrees_with_the_fold(store)
     applied(store, add_env("The user has a cat.", "user.pet", "tx-cat"))   # heals the cut, appends
     agrees_with_the_fold(store)

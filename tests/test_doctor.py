@@ -64,8 +64,11 @@ def test_the_committed_demo_store_is_clean_and_current(tmp_path):
     import shutil
     shipped = tmp_path / "shipped"
     shutil.copytree(PROJECT_ROOT / "data", shipped, ignore=shutil.ignore_patterns("index", "views", ".lock"))
-    report = check_store(Store.open(shipped))
+    # a git checkout cannot carry 0600 / 0700 modes: doctor flags them, and --repair tightens them
+    report = check_store(Store.open(shipped), repair=True)
     assert report.clean, report.problems
+    assert {p["code"] for p in report.repaired} <= {"mode_too_open"}
+    assert check_store(Store.open(shipped)).clean
     rebuilt = tmp_path / "rebuilt"
     load_tool("build_demo").build(PROJECT_ROOT / "examples" / "demo-envelopes.jsonl", rebuilt)
     shards = lambda root: {p.relative_to(root): p.read_bytes() for p in (root / "shards").rglob("*.jsonl")}  # noqa: E731
@@ -89,7 +92,7 @@ def test_a_flipped_byte_in_a_statement_is_a_hash_and_manifest_mismatch(store, wr
     assert tampered != data
     path.write_bytes(tampered)
     report = check_store(reopen(store))
-    assert {"record_hash_mismatch", "manifest_mismatch"} <= codes(report)
+    assert {"record_hash_mismatch", "shard_altered"} <= codes(report)
     hash_problem = next(p for p in report.problems if p["code"] == "record_hash_mismatch")
     assert hash_problem["where"].endswith("000001.jsonl:2")
     assert "Rume" not in json.dumps(report.to_json())
@@ -106,7 +109,7 @@ def test_any_flipped_byte_is_detected(store, written, offset):
     data[offset] ^= 0x01
     path.write_bytes(bytes(data))
     found = codes(check_store(reopen(store)))
-    assert "manifest_mismatch" in found
+    assert "shard_altered" in found
     assert found & {"record_hash_mismatch", "line_invalid", "record_schema_violation"}
 
 
@@ -184,17 +187,21 @@ def test_a_record_filed_under_another_scope(store, written):
 
 # -- what repair fixes ---------------------------------------------------------------
 
-def test_a_missing_manifest_is_rewritten(store, written):
+def test_a_missing_manifest_is_kept_as_evidence_until_the_operator_accepts(store, written):
+    # a scope's manifest is written before its first shard: no crash leaves shards without one
     (store.scope_dir(scope()) / "manifest.json").unlink()
-    report = check_store(reopen(store), repair=True)
+    assert codes(check_store(reopen(store), repair=True)) == {"manifest_missing"}
+    assert not (store.scope_dir(scope()) / "manifest.json").exists()
+    report = check_store(reopen(store), repair=True, accept_tampered=True)
     assert report.problems == [] and {p["code"] for p in report.repaired} == {"manifest_missing"}
     assert check_store(reopen(store)).clean
 
 
-def test_a_garbled_manifest_is_rewritten(store, written):
+def test_a_garbled_manifest_is_rewritten_only_when_the_operator_accepts(store, written):
     (store.scope_dir(scope()) / "manifest.json").write_bytes(b"{garbage")
-    assert codes(check_store(reopen(store))) == {"manifest_mismatch"}
-    assert check_store(reopen(store), repair=True).problems == []
+    assert codes(check_store(reopen(store))) == {"manifest_invalid"}
+    assert codes(check_store(reopen(store), repair=True)) == {"manifest_invalid"}
+    assert check_store(reopen(store), repair=True, accept_tampered=True).problems == []
     assert check_store(reopen(store)).clean
 
 
@@ -242,8 +249,11 @@ def test_a_missing_store_marker(store, written):
 
 
 def test_every_reported_code_is_either_repairable_or_kept():
-    assert REPAIRABLE <= {"torn_tail", "incomplete_transaction", "manifest_mismatch", "manifest_missing",
-                          "shard_unlisted", "derived_stale", "erasure_incomplete"}
+    assert REPAIRABLE <= {"torn_tail", "incomplete_transaction", "manifest_mismatch", "derived_stale",
+                          "erasure_incomplete", "stray_temporary", "mode_too_open"}
+    # what no crash produces is kept as evidence (store.integrity)
+    assert not REPAIRABLE & {"manifest_missing", "manifest_invalid", "shard_unlisted", "shard_missing",
+                             "shard_altered", "shard_truncated"}
     assert "record_hash_mismatch" not in REPAIRABLE and "policy_drift" not in REPAIRABLE
 
 

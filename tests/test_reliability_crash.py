@@ -219,6 +219,7 @@ def test_crash_at_any_byte_of_a_write(tmp_path):
     split = len(lines) - 7
     acked = {r["transaction_id"] for r in store.apply(lines[:split], batch_size=4)}
     sizes = {p: p.stat().st_size for p in base.glob("shards/*/[0-9]*.jsonl")}
+    listed = {p: (p.parent / "manifest.json").read_bytes() for p in sizes}
     list(store.apply(lines[split:], batch_size=50))     # one write per scope, several groups each
     shard = max(sizes, key=lambda p: p.stat().st_mtime_ns)   # the scope written last
     before, after = sizes[shard], shard.read_bytes()
@@ -233,6 +234,8 @@ def test_crash_at_any_byte_of_a_write(tmp_path):
         root = tmp_path / "cut"
         shutil.copytree(base, root)
         (root / shard.relative_to(base)).write_bytes(after[:offset])
+        # the crash came before the manifest was rewritten (it is rewritten after the append)
+        (root / shard.relative_to(base)).with_name("manifest.json").write_bytes(listed[shard])
         assert_consistent(root, acked, {**expect})
         problems = {p["code"] for p in check_store(Store.open(root)).problems}
         assert problems <= REPAIRABLE, problems
@@ -277,6 +280,7 @@ def test_doctor_names_each_kind_of_tampering(tmp_path):
     assert doctor_codes(root, env) == (0, set(), [])
     shard = sorted(root.glob("shards/*/000001.jsonl"))[0]
     original = shard.read_bytes()
+    listed = (shard.parent / "manifest.json").read_bytes()
 
     # a policy changed after records were admitted under it
     policy = config / "forgetting-policy.json"
@@ -289,8 +293,8 @@ def test_doctor_names_each_kind_of_tampering(tmp_path):
 
     # a statement edited by hand: the line's hash and the manifest both disagree; repair will not "fix" it
     shard.write_bytes(original.replace(b"value 0 start", b"value 9 start", 1))
-    assert doctor_codes(root, env)[:2] == (7, {"record_hash_mismatch", "manifest_mismatch"})
-    assert doctor_codes(root, env, "--repair")[:2] == (7, {"record_hash_mismatch"})
+    assert doctor_codes(root, env)[:2] == (7, {"record_hash_mismatch", "shard_altered"})
+    assert doctor_codes(root, env, "--repair")[:2] == (7, {"record_hash_mismatch", "shard_altered"})
     shard.write_bytes(original)
     subprocess.run(cli(root, "doctor", "--repair"), env=env, cwd=REPO, capture_output=True)
     assert doctor_codes(root, env)[:2] == (0, set())
@@ -299,7 +303,8 @@ def test_doctor_names_each_kind_of_tampering(tmp_path):
     lines = original.splitlines(keepends=True)
     middle = next(i for i, line in enumerate(lines) if json.loads(line)["revision"] == 2)
     shard.write_bytes(b"".join(lines[:middle] + lines[middle + 1:]))
-    subprocess.run(cli(root, "doctor", "--repair"), env=env, cwd=REPO, capture_output=True)
+    assert doctor_codes(root, env, "--repair")[:2] == (7, {"transition_chain_broken", "shard_truncated"})
+    subprocess.run(cli(root, "doctor", "--repair", "--accept-tampered"), env=env, cwd=REPO, capture_output=True)
     exit_code, codes, _ = doctor_codes(root, env)
     assert (exit_code, codes) == (7, {"transition_chain_broken"})
 
@@ -312,6 +317,7 @@ def test_doctor_names_each_kind_of_tampering(tmp_path):
     forged["transition"] = dict(last["transition"], transaction_id="forged", from_status="candidate",
                                 to_status="active", group_size=1)
     shard.write_bytes(original + dumps(seal(forged)) + b"\n")
+    (shard.parent / "manifest.json").write_bytes(listed)
     subprocess.run(cli(root, "doctor", "--repair"), env=env, cwd=REPO, capture_output=True)
     exit_code, codes, problems = doctor_codes(root, env)
     assert (exit_code, codes) == (7, {"transition_chain_broken"})

@@ -30,7 +30,7 @@ from array import array
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from ..jsonio import atomic_write, dumps, loads_trusted
+from ..jsonio import atomic_write, dumps, loads_trusted, open_private
 from .bm25 import INT_FIELDS, BM25Index
 from .tokenize import TOKENIZER_VERSION, tokenize
 
@@ -186,7 +186,7 @@ class ScopeIndex:
             lines = b"".join(dumps({"g": self._base, "id": doc_id, "t": tokens}) + b"\n"
                              for doc_id, tokens in self._pending)
             path = self.directory / DELTA_FILE
-            with open(path, "r+b" if path.exists() else "w+b") as handle:
+            with open_private(path, os.O_RDWR | os.O_CREAT) as handle:   # 0600, like every store file
                 handle.truncate(self._delta_bytes)  # bytes a crashed save left past the sidecar's count
                 handle.seek(self._delta_bytes)
                 handle.write(lines)

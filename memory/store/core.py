@@ -25,16 +25,17 @@ from .. import lifecycle
 from ..clock import SystemClock
 from ..credentials import credential_kinds
 from ..envelope_builder import user_scope  # noqa: F401  (re-exported: the one place a caller's scope is built)
-from ..errors import MemoryStoreError, NotFoundError, RefusedError, StoreError
-from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict
+from ..errors import MemoryStoreError, NotFoundError, RefusedError, StoreError, StoreIOError
+from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict, open_private, private_mkdir
 from ..lifecycle import ScopeState, StagedState
 from ..policy import Policies, load_policies, store_policies, write_store_copy
-from . import current, erasure, log, manifest
-from .layout import SCOPE_FILE, StoreLayout, current_dir, digest_of, scope_lock_path, shard_files, shard_names
+from . import current, erasure, integrity, log, manifest
+from .layout import ERASING_FILE, MANIFEST_FILE, SCOPE_FILE, StoreLayout, current_dir, digest_of, scope_lock_path, shard_files, shard_names
 
 STORE_FORMAT = "memory.store.v1"
 SHARD_MAX_BYTES = 2 * 1024 * 1024
 DEFAULT_BATCH = 500
+SAVE_KNOWN_AFTER = 1024 * 1024
 
 T = TypeVar("T")
 
@@ -78,6 +79,11 @@ class Store:
         self._states: dict[str, tuple[tuple, ScopeState]] = {}
         self._guard = threading.Lock()
         self._fold_locks: dict[str, threading.Lock] = {}
+        # scope digest -> the files' identity when they last checked out against the manifest,
+        # and the sealed shards verified then (``integrity.check``)
+        self._checked: dict[str, tuple] = {}
+        self._known: dict[str, dict] = {}
+        self._audit_keys: dict[str, tuple] = {}   # scope digest -> its audit rows' digest keys
 
     # -- opening --------------------------------------------------------------
 
@@ -86,7 +92,8 @@ class Store:
         store = cls(root, clock=clock, config=config, policies=policies)
         if store.layout.marker.exists():
             return store
-        store.layout.shards.mkdir(parents=True, exist_ok=True)
+        private_mkdir(store.layout.shards)
+        os.chmod(store.root, 0o700)
         store.pin_policies()
         return store
 
@@ -161,16 +168,16 @@ class Store:
 
         Writers of different scopes do not wait for each other; a whole-store writer waits
         for every scope writer. Not re-entrant: a thread holding it must not take it again."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.layout.lock, "a+b") as store_handle:
+        private_mkdir(self.root)
+        with open_private(self.layout.lock, os.O_RDWR | os.O_CREAT) as store_handle:
             fcntl.flock(store_handle.fileno(), fcntl.LOCK_EX if where is None else fcntl.LOCK_SH)
             try:
                 if where is None:
                     yield
                     return
                 path = scope_lock_path(self.layout, self._digest(where))
-                path.parent.mkdir(parents=True, exist_ok=True)
-                with open(path, "a+b") as handle:
+                private_mkdir(path.parent)
+                with open_private(path, os.O_RDWR | os.O_CREAT) as handle:
                     fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
                     try:
                         yield
@@ -178,6 +185,26 @@ class Store:
                         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
             finally:
                 fcntl.flock(store_handle.fileno(), fcntl.LOCK_UN)
+
+    @contextmanager
+    def reading(self, where):
+        """A shared hold on the scope that keeps writers out while a reader takes a consistent
+        copy (``memory export``), creating nothing: on a read-only store, where no writer can run,
+        a lock file that does not exist yet is simply not taken."""
+        held = []
+        try:
+            for path in (self.layout.lock, scope_lock_path(self.layout, self._digest(where))):
+                try:
+                    handle = open(path, "rb")
+                except (FileNotFoundError, PermissionError):
+                    continue
+                held.append(handle)
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
+            yield
+        finally:
+            for handle in reversed(held):
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                handle.close()
 
     # -- reading --------------------------------------------------------------
 
@@ -190,6 +217,61 @@ class Store:
         return shard_files(self.scope_dir(where))
 
     def fingerprint(self, scope: dict) -> tuple:
+        """What changes when another process writes (``files_fingerprint``), taken after checking
+        the scope's files against its manifest (``check_scope``): every reader takes it before
+        it reads, so no query answers from a scope whose files were altered outside the store."""
+        taken = self.files_fingerprint(scope)
+        self.check_scope(digest_of(scope), taken, save=True)
+        return taken
+
+    def scope_findings(self, digest: str) -> list:
+        """What ``integrity.check`` finds in the scope's folder now (no cache): ``doctor`` reports it."""
+        directory = self.layout.scope_dir(digest)
+        return integrity.check(directory, erasure.pending(directory))
+
+    def file_findings(self) -> list[tuple[str, str, str]]:
+        """Leftover temporaries, unaccounted files, loose modes under the store (``integrity``)."""
+        return integrity.file_findings(self.root)
+
+    def fix_file(self, code: str, where: str) -> None:
+        integrity.fix_file(self.root, code, where)
+
+    def check_scope(self, digest: str, taken: tuple | None = None, *, save: bool = False) -> None:
+        """Raise ``scope_tampered`` (StoreError, exit 7, HTTP 503) when the scope's shards disagree
+        with its manifest in a way no crash produces (``integrity``). Cached until the files move.
+
+        A reader takes no lock: a writer may rewrite the manifest (or finish an erasure) between
+        this check's reads, so a disagreement is believed only once the files stood still.
+        ``save``: keep what was verified for the next process (``integrity.save_known``) when it
+        took hashing at least ``SAVE_KNOWN_AFTER`` bytes (a small scope is cheap to hash again)."""
+        directory = self.layout.scope_dir(digest)
+        if taken is None:
+            taken = self.files_fingerprint(directory)
+        key = (taken, _identity(directory / MANIFEST_FILE), _identity(directory / ERASING_FILE))
+        if self._checked.get(digest) == key:
+            return
+        for _ in range(3):
+            known = self._known.get(digest)
+            if known is None:
+                known = self._known[digest] = integrity.load_known(current_dir(self.layout, digest))
+            before = dict(known)
+            findings = integrity.check(directory, erasure.pending(directory), known)
+            if not findings:
+                hashed = sum(entry[0] for name, entry in known.items() if before.get(name) != entry)
+                if save and hashed >= SAVE_KNOWN_AFTER:
+                    integrity.save_known(current_dir(self.layout, digest), known)
+                self._checked[digest] = key
+                return
+            self._known.pop(digest, None)
+            again = (self.files_fingerprint(directory), _identity(directory / MANIFEST_FILE),
+                     _identity(directory / ERASING_FILE))
+            if again == key:
+                break
+            key = again
+        self._checked.pop(digest, None)
+        raise tampered(digest, findings)
+
+    def files_fingerprint(self, scope) -> tuple:
         """What changes when another process writes: sizes alone do not (a healed torn tail
         followed by an append of the same length, an erasure's rewrite), so the file identity,
         its mtime and its last bytes are part of it.
@@ -198,7 +280,7 @@ class Store:
         or healed in place (erasure rewrites it as a new file, a new inode), and a shard that
         stops being the last does so because a new one appeared, which changes the tuple."""
         # plain strings, not Path objects: every query takes this, and Paths cost more than the stats
-        directory = str(self.scope_dir(scope))
+        directory = str(scope if isinstance(scope, Path) else self.scope_dir(scope))
         names = shard_names(directory)
         tailed = {names[-1], "audit.jsonl"} if names else {"audit.jsonl"}
         out = []
@@ -261,6 +343,12 @@ class Store:
             current_dir(self.layout, digest_of(scope)), self.scope_dir(scope))
         return current.refreshed(view)
 
+    def erasure_mark(self, where) -> tuple | None:
+        """The identity of the scope's audit file: an erasure appends its row there before it
+        rewrites anything, so a reader that sees the same mark after answering as before it read
+        answered from no record whose erasure was acknowledged meanwhile."""
+        return _identity(self.scope_dir(where) / "audit.jsonl")
+
     def unchanged_since(self, where, files: dict) -> bool:
         """Whether no shard listed in ``files`` (``shard_files``) was rewritten since."""
         return log.same_files(self.scope_dir(where), files)
@@ -288,14 +376,32 @@ class Store:
         state = ScopeState()
         for revision in self.scope_revisions(scope):
             state.absorb(revision)
+        keys = []
         for row in self.audit_rows(scope):
             state.absorb_audit(row)
+            key = (row.get("tx_digest") or {}).get("key")
+            if key:
+                keys.append(key)
+        self._audit_keys[digest_of(scope)] = tuple(keys)
         return state
+
+    def erased_transaction(self, scope: dict, state: ScopeState, tx: str):
+        """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
+        for key in self._audit_keys.get(digest_of(scope), ()):
+            known = state.transactions.get(log.tx_digest(key, tx))
+            if known is not None:
+                return known
+        return None
 
     def _adopt(self, scope: dict, state: ScopeState) -> None:
         """Cache ``state`` as the fold of the scope's current files: only under the scope's
         lock, right after writing exactly the revisions it absorbed."""
-        self._states[digest_of(scope)] = (self.fingerprint(scope), state)
+        digest = digest_of(scope)
+        taken = self.files_fingerprint(scope)
+        directory = self.layout.scope_dir(digest)
+        # the writer checked the files under this lock and wrote exactly these: they check out
+        self._checked[digest] = (taken, _identity(directory / MANIFEST_FILE), _identity(directory / ERASING_FILE))
+        self._states[digest] = (taken, state)
 
     def _forget(self, scope: dict) -> None:
         self._states.pop(digest_of(scope), None)
@@ -324,15 +430,18 @@ class Store:
         is the scope as the files now hold it plus what ``work`` applied so far, and whose
         ``apply(admitted)`` plans and stages one admitted envelope. If ``work`` raises,
         nothing it staged is written (an erasure it applied is already on disk)."""
-        with self.writer(scope):
-            handle = ScopeWrite(self, scope)
-            try:
-                out = work(handle)
-            except BaseException:
-                handle.discard()
-                raise
-            handle.commit()
-            return out
+        try:
+            with self.writer(scope):
+                handle = ScopeWrite(self, scope, self._settle(scope))
+                try:
+                    out = work(handle)
+                except BaseException:
+                    handle.discard()
+                    raise
+                handle.commit()
+                return out
+        except OSError as exc:
+            raise StoreIOError.of(exc, self.root) from None
 
     def mutate(self, raw: bytes | str | dict) -> dict:
         """Admit and apply one envelope durably; returns the DESIGN §5 result."""
@@ -375,15 +484,59 @@ class Store:
                 results[at] = result
         return results
 
+    def _settle(self, scope: dict) -> tuple | None:
+        """Under the scope's lock, before a write: remove what a crashed writer left (temporaries,
+        which may hold erased content), refuse a scope whose files were altered outside the store
+        (the evidence stays: nothing below rewrites its manifest), and complete an erasure that
+        crashed part way. Returns the fingerprint it checked (None: the files changed since).
+
+        When the files are exactly as this process last checked or wrote them, no other writer
+        ran (nor crashed: a crash mid-erasure leaves the audit file changed): only the derived
+        folders, which readers write without the lock, are looked at."""
+        digest = self._digest(scope)
+        directory = self.layout.scope_dir(digest)
+        for derived in self._derived_dirs(digest):
+            log.remove_temporaries(derived, live_ok=True)
+        taken = self.files_fingerprint(directory)
+        if self._checked.get(digest) == (taken, _identity(directory / MANIFEST_FILE),
+                                         _identity(directory / ERASING_FILE)):
+            return taken
+        try:
+            names = os.listdir(directory)
+        except FileNotFoundError:
+            return None
+        stray = log.remove_temporaries(directory, names)
+        if stray:
+            taken = self.files_fingerprint(directory)
+        self.check_scope(digest, taken)
+        if stray or ERASING_FILE in names:
+            self._complete_erasure(scope)
+            return None
+        return taken
+
+    def _complete_erasure(self, where) -> None:
+        """Remove every record an audit row names from the shards again, then the manifest and
+        the marker (the caller holds the scope's lock)."""
+        directory = self.scope_dir(where)
+        log.heal_tail(directory)
+        erasure.remove(directory, {i for row in log.read_audit_rows(directory) for i in row.get("record_ids", [])})
+        self.write_manifest(directory)
+        erasure.finish(directory)
+        self.drop_derived(where)
+        self._states.pop(self._digest(where), None)
+
     def append_lines(self, where, revisions: list[dict]) -> int:
         """Append one transaction group (the caller holds the scope's lock); never split a group.
 
         Returns the bytes a crashed writer had left at the tail and that were cut first."""
         directory = self.scope_dir(where)
         new_scope = not directory.exists()
-        directory.mkdir(parents=True, exist_ok=True)
-        if new_scope:
+        private_mkdir(directory)
+        if new_scope or not (directory / MANIFEST_FILE).exists() and not shard_names(directory):
             atomic_write(directory / SCOPE_FILE, dumps({"scope_digest": directory.name}) + b"\n")
+            # the manifest exists before the first shard: a scope with shards and no manifest
+            # was altered, never left so by a crash
+            self.write_manifest(directory)
         healed = log.heal_tail(directory)
         if healed:
             self.drop_derived(where)  # an index cursor may point past the cut: it would read mid-line
@@ -401,24 +554,37 @@ class Store:
     def replace_audit(self, where, rows: list[dict]) -> None:
         """A restore into an empty scope writes its audit log whole (caller holds the lock)."""
         directory = self.scope_dir(where)
-        directory.mkdir(parents=True, exist_ok=True)
+        private_mkdir(directory)
         if not (directory / SCOPE_FILE).exists():
             atomic_write(directory / SCOPE_FILE, dumps({"scope_digest": directory.name}) + b"\n")
         log.replace_audit(directory, rows)
         fsync_dir(directory.parent)
 
-    def repair_scope(self, digest: str) -> None:
-        """``doctor --repair`` on one scope folder: cut unacknowledged tails, finish an erasure
-        that crashed between its audit row and its rewrite, rewrite the manifest, drop derived."""
+    def repair_scope(self, digest: str, *, accept_tampered: bool = False) -> bool:
+        """``doctor --repair`` on one scope folder: remove crashed writers' temporaries, cut
+        unacknowledged tails, finish an erasure that crashed part way, rewrite the manifest, drop
+        derived. A scope altered outside the store keeps its manifest (the evidence) unless the
+        operator accepts its files as they are (``accept_tampered``). Returns whether repaired."""
         directory = self.scope_dir(digest)
         if directory.is_dir():
             with self.writer(digest):
+                log.remove_temporaries(directory)
+                if not accept_tampered:
+                    self._checked.pop(digest, None)
+                    try:
+                        self.check_scope(digest)
+                    except StoreError:
+                        return False
                 log.heal_all(directory)
                 erased = {i for row in log.read_audit_rows(directory) for i in row.get("record_ids", [])}
                 erasure.remove(directory, erased)
                 self.write_manifest(digest)
+                erasure.finish(directory)
+                self._checked.pop(digest, None)
+                self._states.pop(digest, None)
         shutil.rmtree(self.index_dir(digest), ignore_errors=True)
         shutil.rmtree(current_dir(self.layout, digest), ignore_errors=True)
+        return True
 
     # -- erasure --------------------------------------------------------------
 
@@ -428,24 +594,49 @@ class Store:
         ``why`` (event, actor, reason, ...) goes into the content-free audit row, which is
         written (durably) before the shards are rewritten; returns that row.
         """
-        row = erasure.erase(self.scope_dir(scope), state, doomed, why, self.clock.now())
+        directory = self.scope_dir(scope)
+        row = erasure.erase(directory, state, doomed, why, self.clock.now())
         self.drop_derived(scope)
         self.write_manifest(scope)
+        erasure.finish(directory)
         self._forget(scope)
         return row
 
+    def _derived_dirs(self, where) -> tuple[str, ...]:
+        digest = self._digest(where)
+        root = str(self.root)
+        return tuple(os.path.join(root, top, digest) for top in ("index", "views", "doctor", "current"))
+
     def drop_derived(self, where) -> None:
-        for directory in (self.index_dir(where), self.view_dir(where), self.doctor_dir(where),
-                          current_dir(self.layout, self._digest(where))):
+        for directory in self._derived_dirs(where):
             shutil.rmtree(directory, ignore_errors=True)
+
+
+def _identity(path: Path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_size, st.st_ino, st.st_mtime_ns)
+
+
+def tampered(digest: str, findings: list) -> StoreError:
+    first = findings[0]
+    where = f" in {first.shard}" if first.shard else ""
+    return StoreError(
+        f"scope {digest} was changed outside the store ({first.code}{where}"
+        f"{f', and {len(findings) - 1} more' if len(findings) > 1 else ''}); it refuses reads and writes "
+        "until an operator reviews `memory doctor` and accepts its files: memory doctor --repair --accept-tampered",
+        code="scope_tampered",
+        details=[{"code": f.code, "shard": f.shard, "message": f.message} for f in findings])
 
 
 class ScopeWrite:
     """One scope under its writer lock: what a ``Store.write`` work function is handed."""
 
-    def __init__(self, store: Store, scope: dict) -> None:
+    def __init__(self, store: Store, scope: dict, fingerprint: tuple | None = None) -> None:
         self.store, self.scope = store, scope
-        self._base = store.state(scope)       # checked against the files, under the lock
+        self._base = store.state(scope, fingerprint)       # checked against the files, under the lock
         self.state: StagedState = self._base.staged()
         self._groups: list[list[dict]] = []
 
@@ -454,6 +645,8 @@ class ScopeWrite:
         envelope = admitted.envelope
         try:
             known = self.state.transactions.get(envelope["transaction_id"])
+            if known is None:
+                known = self.store.erased_transaction(self.scope, self.state, envelope["transaction_id"])
             if known is not None:
                 if known[0] != admitted.envelope_sha256:
                     raise RefusedError("this transaction_id was used with a different envelope",
@@ -497,10 +690,23 @@ class ScopeWrite:
         if not self._groups:
             return
         groups, self._groups = self._groups, []
+        directory = self.store.scope_dir(self.scope)
+        before = {name: (path, size) for name, (path, size, _) in shard_files(directory).items()}
         try:
             healed = self.store.append_lines(self.scope, [r for group in groups for r in group])
             self.store.write_manifest(self.scope, appended_only=not healed)
         except BaseException:
+            # reported as failed, so nothing of it may be read: cut what reached a shard (the
+            # manifest was not rewritten, or was rewritten before the cut: either way it agrees)
+            for name, (path, _, _) in shard_files(directory).items():
+                if name not in before:
+                    log.undo_append(path, None)
+                elif before[name][1] != path.stat().st_size:
+                    log.undo_append(path, before[name][1])
+            try:
+                self.store.write_manifest(self.scope)   # as the files now are (it may have listed the cut)
+            except OSError:
+                pass   # the old manifest stands, and it agrees with the files cut back
             self.store._forget(self.scope)   # the files may hold part of it: read them again
             raise
         if healed:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import StoreError
-from ..jsonio import atomic_write, dumps, loads_trusted
+from ..jsonio import atomic_write, dumps, loads_trusted, private_mkdir
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
@@ -157,7 +157,7 @@ class CurrentView:
                 values.byteswap()
         header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
                         "ids": self.ids, "tables": self.tables, "lengths": [len(v) for v in arrays]})
-        self.directory.mkdir(parents=True, exist_ok=True)
+        private_mkdir(self.directory)
         atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header,
                                                       *(values.tobytes() for values in arrays)]))
         self.unsaved_lines = 0

@@ -12,11 +12,12 @@ from pathlib import Path
 from ..paths import StoreLayout, scope_digest
 
 __all__ = ["StoreLayout", "scope_digest", "digest_of", "shard_names", "shard_paths", "shard_files",
-           "is_shard_name", "scope_lock_path", "current_dir", "AUDIT_FILE", "MANIFEST_FILE", "SCOPE_FILE"]
+           "is_shard_name", "scope_lock_path", "current_dir", "AUDIT_FILE", "MANIFEST_FILE", "SCOPE_FILE", "ERASING_FILE"]
 
 AUDIT_FILE = "audit.jsonl"
 MANIFEST_FILE = "manifest.json"
 SCOPE_FILE = "scope.json"
+ERASING_FILE = "erasing.json"
 LOCKS_DIR = "locks"
 CURRENT_DIR = "current"
 

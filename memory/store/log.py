@@ -9,12 +9,13 @@ caches: ``Store`` (``core``) decides what to write and when.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import StoreError
-from ..jsonio import atomic_write, canonical_bytes, loads_trusted
+from ..jsonio import abandoned, atomic_write, canonical_bytes, is_temporary, loads_trusted, open_private, private_mkdir
 from .layout import AUDIT_FILE, shard_files, shard_names, shard_paths
 
 
@@ -46,13 +47,43 @@ def read_audit_rows(scope_dir: Path) -> list[dict]:
     return [loads_trusted(line) for line in read_shard(path).data.splitlines()]
 
 
-def settled_transactions(audit_rows: list[dict]) -> frozenset:
+TX_DIGEST = "hmac-sha256"
+
+
+def tx_digest(key: str, tx: str) -> str:
+    """How an audit row names a transaction id: a keyed digest (the key is the row's own random
+    ``tx_digest.key``), never the id itself, which a caller may have filled with content."""
+    return "h:" + hmac.new(bytes.fromhex(key), tx.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+class Settled:
+    """``tx in settled``: whether an erasure touched the transaction (rows name it by digest;
+    rows written before digests, by the id itself)."""
+
+    def __init__(self, audit_rows: list[dict]) -> None:
+        self.plain: set = set()
+        self.keyed: list[tuple[str, frozenset]] = []
+        for row in audit_rows:
+            transactions = row.get("transactions", {})
+            key = (row.get("tx_digest") or {}).get("key")
+            if key:
+                self.keyed.append((key, frozenset(transactions)))
+            else:
+                self.plain.update(transactions)
+
+    def __contains__(self, tx: object) -> bool:
+        if tx in self.plain:
+            return True
+        return isinstance(tx, str) and any(tx_digest(key, tx) in named for key, named in self.keyed)
+
+
+def settled_transactions(audit_rows: list[dict]) -> Settled:
     """Transactions an erasure touched: their groups were durable, then lost lines on purpose.
 
     An erase removes the revisions of the erased records, so an update's group can
     legitimately hold fewer lines than its ``group_size``; it must not look cut short.
     """
-    return frozenset(tx for row in audit_rows for tx in row.get("transactions", {}))
+    return Settled(audit_rows)
 
 
 def drop_incomplete_tail(revisions: list[dict], settled: frozenset = frozenset()) -> list[dict]:
@@ -259,12 +290,60 @@ def heal_all(scope_dir: Path) -> None:
 
 def append_durable(path: Path, data: bytes) -> None:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_mkdir(path.parent)
     heal_torn_tail(path)
-    with open(path, "ab") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _append(path, data)
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Append ``data`` and fsync; on failure (disk full, file-size limit, ...) cut the file back
+    to where it was, so a write reported as failed leaves nothing readable, then re-raise."""
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        size = None
+    try:
+        with open_private(path) as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        undo_append(path, size)
+        raise
+
+
+def undo_append(path: Path, size: int | None) -> None:
+    """Cut ``path`` back to ``size`` bytes (None: it did not exist, remove it); best effort."""
+    try:
+        if size is None:
+            os.unlink(path)
+            return
+        with open(path, "r+b") as handle:
+            handle.truncate(size)
+            os.fsync(handle.fileno())
+    except OSError:
+        pass   # a read-only or vanished file: nothing more can be cut; readers stop at the manifest
+
+
+def remove_temporaries(directory: Path, listed: list[str] | None = None, *, live_ok: bool = False) -> list[str]:
+    """Delete the ``atomic_write`` temporaries a crashed writer left in ``directory`` (the caller
+    holds the lock of whatever writes there); returns their names. ``listed``: the folder's names
+    as the caller just listed them. An erasure's temporary is a copy of a shard, content
+    included: it must not outlive the crash."""
+    try:
+        if listed is None:
+            listed = os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    names = sorted(name for name in listed if is_temporary(name))
+    if live_ok:   # a folder readers write without the lock: only what a dead process left
+        names = [name for name in names if abandoned(os.path.join(directory, name))]
+    for name in names:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except FileNotFoundError:
+            pass
+    return names
 
 
 def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
@@ -279,24 +358,62 @@ def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
     return last
 
 
-def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> None:
+def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> Path:
     """Append revisions in one write, flushed and fsynced; never split across shards."""
     payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
     path = shard_for(scope_dir, len(payload), max_bytes)
-    with open(path, "ab") as handle:
-        handle.write(payload)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _append(path, payload)
+    return path
 
 
-def rewrite_without(path: Path, doomed: set) -> None:
-    """Replace a shard (atomically, a new inode) by its lines whose record is not ``doomed``."""
-    shard = read_shard(path)
-    kept = [line for line in shard.data.splitlines(keepends=True)
-            if loads_trusted(line)["id"] not in doomed]
-    data = b"".join(kept)
-    if data != shard.data or shard.torn_bytes:
-        atomic_write(path, data)
+# the strings a successor copies from the record it supersedes (lifecycle._new_record)
+INHERITED = ("aliases", "tags", "negative_triggers")
+
+
+def rewritten(scope_dir: Path, doomed: set) -> dict[Path, bytes]:
+    """{shard: its new bytes} for every shard an erasure of ``doomed`` changes.
+
+    Every revision of a doomed record goes, and so does every copy of its content a successor
+    inherited: a record that supersedes a doomed one (or one of its successors, and so on) loses
+    the aliases, tags and negative triggers the doomed records carried, and is sealed again."""
+    shards = [(path, read_shard(path)) for path in shard_paths(scope_dir)]
+    parsed = []
+    carried: dict[str, set] = {name: set() for name in INHERITED}
+    heirs: set = set()
+    for path, shard in shards:
+        lines = shard.data.splitlines(keepends=True)
+        revisions = [loads_trusted(line) for line in lines]
+        for revision in revisions:   # log order: a successor comes after what it supersedes
+            if revision["id"] in doomed:
+                for name in INHERITED:
+                    carried[name].update(v for v in revision.get(name) or () if isinstance(v, str))
+            elif (doomed | heirs).intersection((revision.get("supersession") or {}).get("supersedes") or ()):
+                heirs.add(revision["id"])
+        parsed.append((path, shard, lines, revisions))
+    out = {}
+    for path, shard, lines, revisions in parsed:
+        kept = []
+        for line, revision in zip(lines, revisions):
+            if revision["id"] in doomed:
+                continue
+            if revision["id"] in heirs and any(set(revision.get(n) or ()) & carried[n] for n in INHERITED):
+                from ..records import seal
+                revision = seal({**revision, **{n: [v for v in revision.get(n) or () if v not in carried[n]]
+                                                for n in INHERITED if n in revision}})
+                line = canonical_bytes(revision) + b"\n"
+            kept.append(line)
+        data = b"".join(kept)
+        if data != shard.data or shard.torn_bytes:
+            out[path] = data
+    return out
+
+
+def rewrite(plan: dict[Path, bytes]) -> None:
+    """Replace each planned shard atomically (a new inode), the last shard first: a crash part
+    way leaves the earlier shards, and with them what the doomed records carried, for the next
+    writer to finish from (successors come after what they supersede)."""
+    for path in sorted(plan, reverse=True):
+        atomic_write(path, plan[path])
 
 
 def replace_audit(scope_dir: Path, rows: list[dict]) -> None:
