@@ -58,6 +58,7 @@ def history_of_a_user(store: str) -> dict:
     seen["again"] = run_json(store, T3, "add", "The user drinks oolong tea.", "--user", "u1", "--key",
                              "user.drink", "--tx", "tx-tea-again")[1]
     found = run_json(store, T3, "query", "what is the locker code?", "--user", "u1")[1]
+    assert "evidence" in found, found
     seen["locker_id"] = found["evidence"][0]["id"]
     assert run_json(store, T3, "erase", seen["locker_id"], "--user", "u1", "--tx", "tx-erase",
                     "--reason", "asked")[1]["status"] == "applied"

@@ -373,25 +373,12 @@ class Store:
 
     def fold(self, scope: dict) -> ScopeState:
         """The scope's log read from disk, ignoring any cache."""
-        state = ScopeState()
-        for revision in self.scope_revisions(scope):
-            state.absorb(revision)
-        keys = []
-        for row in self.audit_rows(scope):
-            state.absorb_audit(row)
-            key = (row.get("tx_digest") or {}).get("key")
-            if key:
-                keys.append(key)
-        self._audit_keys[digest_of(scope)] = tuple(keys)
+        state, self._audit_keys[digest_of(scope)] = fold_log(self.scope_revisions(scope), self.audit_rows(scope))
         return state
 
     def erased_transaction(self, scope: dict, state: ScopeState, tx: str):
         """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
-        for key in self._audit_keys.get(digest_of(scope), ()):
-            known = state.transactions.get(log.tx_digest(key, tx))
-            if known is not None:
-                return known
-        return None
+        return erased_transaction(state, self._audit_keys.get(digest_of(scope), ()), tx)
 
     def _adopt(self, scope: dict, state: ScopeState) -> None:
         """Cache ``state`` as the fold of the scope's current files: only under the scope's
@@ -545,6 +532,29 @@ class Store:
             fsync_dir(directory.parent)
         return healed
 
+    def append_all_or_nothing(self, where, revisions: list[dict]) -> int:
+        """``append_lines`` and the manifest; on any failure nothing of it stays readable (what
+        reached a shard is cut back before the error goes on). Returns the bytes healed first."""
+        directory = self.scope_dir(where)
+        before = {name: (path, size) for name, (path, size, _) in shard_files(directory).items()}
+        try:
+            healed = self.append_lines(where, revisions)
+            self.write_manifest(where, appended_only=not healed)
+            return healed
+        except BaseException:
+            # reported as failed, so nothing of it may be read: cut what reached a shard (the
+            # manifest was not rewritten, or was rewritten before the cut: either way it agrees)
+            for name, (path, _, _) in shard_files(directory).items():
+                if name not in before:
+                    log.undo_append(path, None)
+                elif before[name][1] != path.stat().st_size:
+                    log.undo_append(path, before[name][1])
+            try:
+                self.write_manifest(where)   # as the files now are (it may have listed the cut)
+            except OSError:
+                pass   # the old manifest stands, and it agrees with the files cut back
+            raise
+
     def write_manifest(self, where, *, appended_only: bool = False) -> dict:
         """Rewrite the scope's ``manifest.json`` from its shards (``manifest.write_manifest``)."""
         return manifest.write_manifest(self.scope_dir(where) if not isinstance(where, Path) else where,
@@ -631,6 +641,28 @@ def tampered(digest: str, findings: list) -> StoreError:
         details=[{"code": f.code, "shard": f.shard, "message": f.message} for f in findings])
 
 
+def fold_log(revisions: Iterable[dict], audit_rows: Iterable[dict]) -> tuple[ScopeState, tuple]:
+    """A scope's revisions and audit rows folded, with the audit rows' digest keys (every backend)."""
+    state, keys = ScopeState(), []
+    for revision in revisions:
+        state.absorb(revision)
+    for row in audit_rows:
+        state.absorb_audit(row)
+        key = (row.get("tx_digest") or {}).get("key")
+        if key:
+            keys.append(key)
+    return state, tuple(keys)
+
+
+def erased_transaction(state: ScopeState, keys: tuple, tx: str):
+    """What an audit row keeps of transaction ``tx``, which it names by a keyed digest, or None."""
+    for key in keys:
+        known = state.transactions.get(log.tx_digest(key, tx))
+        if known is not None:
+            return known
+    return None
+
+
 class ScopeWrite:
     """One scope under its writer lock: what a ``Store.write`` work function is handed."""
 
@@ -690,24 +722,10 @@ class ScopeWrite:
         if not self._groups:
             return
         groups, self._groups = self._groups, []
-        directory = self.store.scope_dir(self.scope)
-        before = {name: (path, size) for name, (path, size, _) in shard_files(directory).items()}
         try:
-            healed = self.store.append_lines(self.scope, [r for group in groups for r in group])
-            self.store.write_manifest(self.scope, appended_only=not healed)
+            healed = self.store.append_all_or_nothing(self.scope, [r for group in groups for r in group])
         except BaseException:
-            # reported as failed, so nothing of it may be read: cut what reached a shard (the
-            # manifest was not rewritten, or was rewritten before the cut: either way it agrees)
-            for name, (path, _, _) in shard_files(directory).items():
-                if name not in before:
-                    log.undo_append(path, None)
-                elif before[name][1] != path.stat().st_size:
-                    log.undo_append(path, before[name][1])
-            try:
-                self.store.write_manifest(self.scope)   # as the files now are (it may have listed the cut)
-            except OSError:
-                pass   # the old manifest stands, and it agrees with the files cut back
-            self.store._forget(self.scope)   # the files may hold part of it: read them again
+            self.store._forget(self.scope)   # what the store holds may have changed: read it again
             raise
         if healed:
             self.store._forget(self.scope)

@@ -12,7 +12,7 @@ included), removes every erased record again, rewrites the manifest, drops the m
 """
 from __future__ import annotations
 
-import os
+import hashlib
 from pathlib import Path
 
 from ..jsonio import canonical_bytes
@@ -25,11 +25,20 @@ from .manifest import shard_entry
 AUDIT_VERSION = "memory.audit.v1"
 
 
+def _row_key(state: ScopeState, doomed: set, now: str) -> str:
+    """The row's digest key, derived from what the row states anyway (when, which records, their
+    content hashes): the same history gives the same row on every backend and in every restore,
+    so exports agree byte for byte. The key is no secret either way (a random one would sit in
+    the row too); it keeps ids out of the row, and one row's digests from matching another's."""
+    stated = {"at": now, "content_sha256": {i: state.current(i)["hash"]["value"] for i in sorted(doomed)}}
+    return hashlib.sha256(b"memory-audit-key\0" + canonical_bytes(stated)).hexdigest()[:32]
+
+
 def audit_row(state: ScopeState, doomed: set, why: dict, now: str) -> dict:
     """The content-free row. Transaction ids (the caller's, and the server's request ids inside
     them) may carry content: the row keeps only their keyed digests (``log.tx_digest``), under a
     key of its own, so a replayed erase or add still finds its transaction by digest."""
-    key = os.urandom(16).hex()
+    key = _row_key(state, doomed, now)
     tx = why.get("transaction_id")
     transactions = {tx_digest(key, t): sha for t, sha in (why.get("transactions") or {}).items()}
     row = {"schema_version": AUDIT_VERSION, "at": now, **why,

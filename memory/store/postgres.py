@@ -29,7 +29,7 @@ from ..jsonio import canonical_bytes, loads_trusted
 from ..lifecycle import ScopeState
 from ..policy import Policies, load_policies
 from . import erasure
-from .core import DEFAULT_BATCH, ScopeWrite, Store
+from .core import DEFAULT_BATCH, ScopeWrite, Store, erased_transaction, fold_log
 from .current import CurrentView
 from .layout import digest_of
 from .log import Tail
@@ -119,6 +119,7 @@ class PostgresStore:
         self._fold_locks: dict[str, threading.Lock] = {}
         # digest -> ((seq, audit rows) it was read up to, the folded state)
         self._states: dict[str, tuple[tuple[int, int], ScopeState]] = {}
+        self._audit_keys: dict[str, tuple] = {}   # scope digest -> its audit rows' digest keys
 
     # -- opening ------------------------------------------------------------------------
 
@@ -225,6 +226,13 @@ class PostgresStore:
                 # after COMMIT (VACUUM cannot run in a transaction): the deleted rows' bytes leave the heap
                 ledger.vacuum_scope(digest)
 
+    @contextmanager
+    def reading(self, where):
+        """A consistent copy for ``memory export``: the scope's advisory lock keeps writers out
+        while its revisions and audit rows are read (the transaction writes nothing)."""
+        with self.writer(where):
+            yield
+
     def _writing(self, where) -> _Writing:
         writing = getattr(self._local, "writing", None)
         if writing is None or writing.digest != self._digest(where):
@@ -249,11 +257,15 @@ class PostgresStore:
                 return cached[1]
             after, seen = cached[0] if cached is not None else (0, -1)
             snapshot = self._call().snapshot(digest, after=after, audit_seen=seen)
-            state = cached[1] if cached is not None and not snapshot.rebuilt else ScopeState()
-            for _, line in snapshot.rows:
-                state.absorb(loads_trusted(line))
-            for line in snapshot.audit:
-                state.absorb_audit(loads_trusted(line))
+            if cached is not None and not snapshot.rebuilt:
+                state = cached[1]
+                for _, line in snapshot.rows:
+                    state.absorb(loads_trusted(line))
+                for line in snapshot.audit:   # (an audit row that changed forces a rebuild)
+                    state.absorb_audit(loads_trusted(line))
+            else:
+                state, self._audit_keys[digest] = fold_log((loads_trusted(line) for _, line in snapshot.rows),
+                                                           (loads_trusted(line) for line in snapshot.audit))
             # never behind what the state holds: a writer thread of this process adopts its
             # revisions before its COMMIT, and a reader that re-read them would absorb them twice
             seq = snapshot.last_seq if snapshot.rebuilt else max(after, snapshot.last_seq)
@@ -265,12 +277,17 @@ class PostgresStore:
 
     def fold(self, scope: dict) -> ScopeState:
         """The scope's log read from the database, ignoring any cache."""
-        state = ScopeState()
-        for revision in self.scope_revisions(scope):
-            state.absorb(revision)
-        for row in self.audit_rows(scope):
-            state.absorb_audit(row)
+        state, self._audit_keys[digest_of(scope)] = fold_log(self.scope_revisions(scope), self.audit_rows(scope))
         return state
+
+    def erasure_mark(self, where) -> int:
+        """How many erasures the scope has had (its audit rows): an erasure acknowledged while a
+        query read changes it, and the query reads again (``query._evaluated``)."""
+        return self._call().position(self._digest(where))[1]
+
+    def erased_transaction(self, scope: dict, state: ScopeState, tx: str):
+        """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
+        return erased_transaction(state, self._audit_keys.get(digest_of(scope), ()), tx)
 
     def _adopt(self, scope: dict, state: ScopeState) -> None:
         """Cache ``state`` as the fold of the scope up to what this thread's writer appended."""
@@ -395,6 +412,10 @@ class PostgresStore:
         appended = writing.tx.append(lines, transactions, now=self.clock.now())
         writing.seq = appended.last_seq
         return 0
+
+    def append_all_or_nothing(self, where, revisions: list[dict]) -> int:
+        """The writer's transaction makes it all or nothing: a failure rolls it back."""
+        return self.append_lines(where, revisions)
 
     def write_manifest(self, where, *, appended_only: bool = False) -> dict:
         return {}   # the tables are their own manifest: nothing to rewrite
