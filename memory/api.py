@@ -21,6 +21,7 @@ turns into exit statuses. docs/AGENTS.md is the guide.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -32,14 +33,14 @@ from . import envelope_builder
 from .clock import clock_from_env, option_instant
 from .credentials import credential_kinds
 from .envelope_builder import user_scope
-from .errors import InputError, UsageError
-from .jsonio import loads_strict
+from .errors import InputError, MemoryStoreError, RefusedError, StoreError, UsageError
+from .jsonio import canonical_bytes, loads_strict, nfc
 from .paths import config_dir, store_root
 from .store import PostgresStore, Store, is_url, result_for
 
 __all__ = ["version", "open_store", "init", "user_scope",
            "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
-           "mutate", "apply", "query", "search", "get", "history", "review_list",
+           "mutate", "apply", "add_conversation", "query", "search", "get", "history", "review_list",
            "export", "import_dataset", "restore", "stats", "build_views", "retention_sweep", "doctor", "where",
            "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
            "MutationResult", "QueryResult", "Evidence", "Exported"]
@@ -394,6 +395,85 @@ def query(store: Store, text: str, user: str, **options) -> QueryResult:
     if "kinds" in options:
         options["kinds"] = tuple(options["kinds"] or ())
     return QueryResult.from_json(run_query(store, QueryRequest(text=text, user=_caller(user), **options)))
+
+
+# -- the leaderboard's add: a conversation's messages as episodes ------------------------
+
+SERVE_ACTOR = {"type": "agent", "id": "memory-serve"}
+SERVE_TX_PREFIX = "serve"
+# refusals that depend on one message's own content: that message is skipped (and reported),
+# not the whole session; an evaluator sends a conversation once and does not retry it
+CONTENT_REFUSALS = frozenset({"credential_detected", "statement_too_large"})
+
+
+def add_conversation(store: Store, request: dict) -> dict:
+    """``POST /v1/memories/add``: ``request`` = {request_id, user_id, session_id, messages:
+    [{role, content, timestamp}]} (shapes checked by the caller, timestamps canonical or None).
+
+    One episode envelope per non-blank message, each admitted once; a message the policy refuses
+    for what it holds is skipped and named in ``skipped``. The rest land in one durable batch or
+    none do: the all-or-nothing check and the apply run in one ``Store.write`` under the user's
+    scope lock. A request id is a transaction-id prefix inside the user's scope: a replay of the
+    same body writes nothing, another body is ``transaction_conflict``."""
+    from .envelope import admit
+    admitted, skipped = [], []
+    for index, envelope in conversation_envelopes(request):
+        try:
+            admitted.append(admit(envelope, store.policies.mutation))
+        except MemoryStoreError as exc:
+            if exc.code not in CONTENT_REFUSALS:
+                raise
+            skipped.append({"index": index, "code": exc.code})
+    if admitted:
+        def work(scope_write) -> list[dict]:
+            _refuse_partial(scope_write.state, admitted)
+            return [scope_write.apply(item) for item in admitted]
+
+        _require_written(store.write(user_scope(request["user_id"]), work))
+    return {"success": True, "request_id": request["request_id"], "user_id": request["user_id"],
+            "session_id": request["session_id"], **({"skipped": skipped} if skipped else {})}
+
+
+def conversation_envelopes(request: dict) -> list[tuple[int, dict]]:
+    """(message index, add envelope) per non-blank message; refs keep the message's index, and
+    every envelope's reason holds a digest of the whole request, so a replay that changes any
+    part of it conflicts on every message."""
+    digest = hashlib.sha256(canonical_bytes(nfc(request))).hexdigest()
+    scope = user_scope(request["user_id"])
+    return [(index, _episode(request, scope, index, message, f"memory-serve add, request sha256 {digest}"))
+            for index, message in enumerate(request["messages"]) if message["content"].strip()]
+
+
+def _episode(request: dict, scope: dict, index: int, message: dict, reason: str) -> dict:
+    # a null timestamp: the store's clock at the write, and the envelope stays the same on a replay
+    session = request["session_id"]
+    return envelope_builder.build(
+        "add", scope, transaction_id=f"{SERVE_TX_PREFIX}:{request['request_id']}:{index}",
+        actor=dict(SERVE_ACTOR), reason=reason,
+        source=envelope_builder.source("conversation", ref=f"{session}:{index}", observed_at=message["timestamp"],
+                                       session=session, speaker=message["role"]),
+        payload={"kind": "episode", "statement": message["content"]},
+        valid_time={"from": message["timestamp"], "to": None}, sensitivity="private")
+
+
+def _refuse_partial(state, admitted: list) -> None:
+    """The state-dependent refusals an episode can meet, checked for the whole batch first."""
+    from .records import tombstone_hash
+    for item in admitted:
+        known = state.transactions.get(item.envelope["transaction_id"])
+        if known is not None and known[0] != item.envelope_sha256:
+            raise RefusedError("this request_id was used with a different body", code="transaction_conflict")
+    for item in admitted:
+        fresh = item.envelope["transaction_id"] not in state.transactions
+        if fresh and tombstone_hash(None, item.envelope["payload"]["statement"]) in state.tombstones:
+            raise RefusedError("a message repeats a value that was forgotten", code="value_tombstoned")
+
+
+def _require_written(results: list[dict]) -> None:
+    refused = [r for r in results if r["status"] == "refused"]
+    if refused:  # the checks above should make this unreachable; say so loudly if not
+        raise StoreError(f"the store refused a checked message ({refused[0]['error']['code']})",
+                         code="add_incomplete")
 
 
 def search(store: Store, text: str, user: str, *, top_k: int = 10) -> list[dict]:

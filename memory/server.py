@@ -41,21 +41,17 @@ from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import api, envelope_builder
+from . import api
 from . import vocabulary as V
 from .clock import format_instant, normalize_instant, parse_instant
-from .envelope import Admitted, admit
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
                      StoreError, StoreIOError, UsageError)
-from .jsonio import canonical_bytes, dumps, loads_strict, nfc, read_json_file
+from .jsonio import dumps, loads_strict, read_json_file
 from .paths import SCHEMA_DIR
-from .records import tombstone_hash
-from .store import ScopeWrite, Store
+from .store import Store
 
 LOG = logging.getLogger("memory.server")
 
-ACTOR = {"type": "agent", "id": "memory-serve"}
-TX_PREFIX = "serve"
 LOOPBACK_BIND = "127.0.0.1"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 MAX_MESSAGES = 1000
@@ -280,78 +276,6 @@ class ErrorBody(BaseModel):
 
 # -- the work behind each route (synchronous; run in the thread pool) ---------------
 
-def episode_envelopes(request: AddRequest) -> list[dict]:
-    """One DESIGN §5 add envelope per non-blank message; refs keep the message's index."""
-    reason = f"memory-serve add, request sha256 {_request_digest(request)}"
-    return [_episode(request, index, message, reason)
-            for index, message in enumerate(request.messages) if message.content.strip()]
-
-
-def _request_digest(request: AddRequest) -> str:
-    # in every envelope, so a replay that changes any part of the body conflicts on every message
-    return hashlib.sha256(canonical_bytes(nfc(request.model_dump()))).hexdigest()
-
-
-def _episode(request: AddRequest, index: int, message: Message, reason: str) -> dict:
-    # a null timestamp: the store's clock at the write, and the envelope stays the same on a replay
-    return envelope_builder.build(
-        "add", api.user_scope(request.user_id), transaction_id=f"{TX_PREFIX}:{request.request_id}:{index}",
-        actor=dict(ACTOR), reason=reason,
-        source=envelope_builder.source("conversation", ref=f"{request.session_id}:{index}",
-                                       observed_at=message.timestamp, session=request.session_id,
-                                       speaker=message.role),
-        payload={"kind": "episode", "statement": message.content},
-        valid_time={"from": message.timestamp, "to": None}, sensitivity="private")
-
-
-# refusals that depend on one message's own content: that message is skipped (and reported),
-# not the whole session; an evaluator sends a conversation once and does not retry it
-CONTENT_REFUSALS = frozenset({"credential_detected", "statement_too_large"})
-
-
-def add_memories(store: Store, request: AddRequest) -> dict:
-    """The request's admitted messages land in one durable batch, or none of them do.
-
-    Each envelope is admitted once, here; a message the policy refuses for its content is
-    skipped and named in ``skipped``. The all-or-nothing check and the apply run in one
-    ``Store.write`` under the user's scope lock, so nothing can change in between."""
-    admitted, skipped = [], []
-    for envelope in episode_envelopes(request):
-        try:
-            admitted.append(admit(envelope, store.policies.mutation))
-        except MemoryStoreError as exc:
-            if exc.code not in CONTENT_REFUSALS:
-                raise
-            skipped.append({"index": int(envelope["transaction_id"].rsplit(":", 1)[1]), "code": exc.code})
-    if admitted:
-        def work(scope_write: ScopeWrite) -> list[dict]:
-            _refuse_partial(scope_write.state, admitted)
-            return [scope_write.apply(item) for item in admitted]
-
-        _require_written(store.write(api.user_scope(request.user_id), work))
-    return {"success": True, "request_id": request.request_id, "user_id": request.user_id,
-            "session_id": request.session_id, **({"skipped": skipped} if skipped else {})}
-
-
-def _refuse_partial(state, admitted: list[Admitted]) -> None:
-    """The state-dependent refusals an episode can meet, checked for the whole batch first."""
-    for item in admitted:
-        known = state.transactions.get(item.envelope["transaction_id"])
-        if known is not None and known[0] != item.envelope_sha256:
-            raise RefusedError("this request_id was used with a different body", code="transaction_conflict")
-    for item in admitted:
-        fresh = item.envelope["transaction_id"] not in state.transactions
-        if fresh and tombstone_hash(None, item.envelope["payload"]["statement"]) in state.tombstones:
-            raise RefusedError("a message repeats a value that was forgotten", code="value_tombstoned")
-
-
-def _require_written(results: list[dict]) -> None:
-    refused = [r for r in results if r["status"] == "refused"]
-    if refused:  # the checks above should make this unreachable; say so loudly if not
-        error = refused[0]["error"]
-        raise StoreError(f"the store refused a checked message ({error['code']})", code="add_incomplete")
-
-
 def search_hit(item: dict) -> dict:
     """One leaderboard hit: content ``[<ISO instant>] <ROLE>: <text>`` (DESIGN §8), the instant
     being when the message was said (its valid-time start) and the role its speaker."""
@@ -573,8 +497,7 @@ def _cli_json(value: dict, status: int = 200) -> Response:
 
 
 def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
-    """Each route a thin translation of one ``memory.api`` call (add: of the all-or-nothing
-    ``add_memories``, whose envelopes the same builder makes)."""
+    """Each route a thin translation of one ``memory.api`` call."""
     guarded = [Depends(_bearer), Depends(_strict_json)]
 
     @app.get("/health", tags=["meta"])
@@ -586,7 +509,7 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
               tags=["leaderboard"])
     async def memories_add(body: AddRequest, request: Request):
         _authorize(request, body.user_id)
-        return await _offload(limits, add_memories, store, body)
+        return await _offload(limits, api.add_conversation, store, body.model_dump())
 
     @app.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,
               dependencies=guarded, tags=["leaderboard"])

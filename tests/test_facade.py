@@ -88,12 +88,9 @@ def test_the_http_routes_only_call_the_facade():
     install = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_install_routes")
     offloaded = [c for c in calls_in(install) if dotted(c.func) == "_offload"]
     work = {dotted(c.args[1]) for c in offloaded}
-    # add_memories: the leaderboard add, all-or-nothing under the scope's lock; its envelopes come
-    # from envelope_builder and its scope from api.user_scope (being folded into the store's one write path)
-    assert work == {"api.search", "api.query", "api.mutate", "add_memories"}
+    assert work == {"api.search", "api.query", "api.mutate", "api.add_conversation"}
     assert not [c for c in calls_in(install) if dotted(c.func).startswith("store.")]
-    add = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_episode")
-    assert {dotted(c.func) for c in calls_in(add)} >= {"envelope_builder.build", "api.user_scope"}
+    assert not [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("_episode", "add_memories")]
 
 
 def test_every_verb_of_the_cli_is_an_api_function():

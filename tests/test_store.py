@@ -643,35 +643,33 @@ def test_a_writer_of_one_scope_excludes_another_writer_of_it(store):
             fcntl.flock(free.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
-def _add_request(request_id: str, messages: list[str]):
-    from memory.server import AddRequest, Message
-    return AddRequest(request_id=request_id, user_id="alice", session_id="s1",
-                      messages=[Message(role="user", content=m) for m in messages])
+def _add_request(request_id: str, messages: list[str]) -> dict:
+    return {"request_id": request_id, "user_id": "alice", "session_id": "s1",
+            "messages": [{"role": "user", "content": m, "timestamp": None} for m in messages]}
 
 
 def test_a_served_add_admits_each_message_once(store, monkeypatch):
     import memory.envelope as envelope_module
-    import memory.server as server
+    from memory import api
     calls = []
     real = envelope_module.admit
 
     def counting(raw, policy):
         calls.append(1)
         return real(raw, policy)
-    monkeypatch.setattr(envelope_module, "admit", counting)
-    monkeypatch.setattr(server, "admit", counting)
-    server.add_memories(store, _add_request("r1", ["I like tea.", "I live in Oslo.", "I have a cat."]))
+    monkeypatch.setattr(envelope_module, "admit", counting)   # the façade imports it at the call
+    api.add_conversation(store, _add_request("r1", ["I like tea.", "I live in Oslo.", "I have a cat."]))
     assert len(calls) == 3
     assert len(list(reopen(store).state(scope()).currents())) == 3
 
 
 def test_a_long_lived_store_applies_its_own_writes_without_reading_the_log_again(store, monkeypatch):
-    import memory.server as server
+    from memory import api
     folds = []
     real = Store.fold
     monkeypatch.setattr(Store, "fold", lambda self, s: folds.append(1) or real(self, s))
     for n in range(4):
-        server.add_memories(store, _add_request(f"r{n}", [f"Message number {n}."]))
+        api.add_conversation(store, _add_request(f"r{n}", [f"Message number {n}."]))
         store.state(scope())                      # a search reads the state after each add
     assert len(folds) == 1
     assert [r["statement"] for r in store.state(scope()).currents()] == \
@@ -679,12 +677,12 @@ def test_a_long_lived_store_applies_its_own_writes_without_reading_the_log_again
 
 
 def test_a_refused_add_leaves_the_shared_state_untouched(store):
-    import memory.server as server
+    from memory import api
     from memory.errors import RefusedError
-    server.add_memories(store, _add_request("r1", ["I like tea."]))
+    api.add_conversation(store, _add_request("r1", ["I like tea."]))
     before = list(store.state(scope()).currents())
     with pytest.raises(RefusedError):
-        server.add_memories(store, _add_request("r1", ["I like coffee."]))   # same request id, other body
+        api.add_conversation(store, _add_request("r1", ["I like coffee."]))   # same request id, other body
     assert list(store.state(scope()).currents()) == before
 
 
