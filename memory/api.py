@@ -41,7 +41,7 @@ from .store import PostgresStore, Store, is_url, result_for
 __all__ = ["version", "open_store", "init", "user_scope",
            "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
            "mutate", "apply", "add_conversation", "query", "search", "get", "history", "review_list",
-           "export", "import_dataset", "restore", "stats", "build_views", "retention_sweep", "doctor", "where",
+           "export", "import_dataset", "restore", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
            "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
            "MutationResult", "QueryResult", "Evidence", "Exported"]
 
@@ -528,6 +528,29 @@ def restore(store: Store, path: str | os.PathLike) -> dict:
     """``memory import jsonl``: restore an export after verifying every hash and chain."""
     from .portability import restore_file
     return restore_file(store, Path(path))
+
+
+def copy(source: Store, target: Store, *, progress=None) -> dict:
+    """``memory copy --to STORE``: every scope of ``source`` into ``target`` (a folder or a
+    ``postgresql://`` store), each exported and restored as ``memory export`` / ``memory import
+    jsonl`` do: every hash and chain verified, the target's policy applied, only what the target
+    lacks appended (so a rerun after a failure completes the copy). A scope whose every record
+    was erased holds no record that names it (its key is stored only as a digest): it is listed
+    in ``unnamed``, not copied."""
+    from .portability import collect, restore
+    digests = source.scope_digests()
+    copied, unnamed = [], []
+    for done, digest in enumerate(digests, 1):
+        scope = source.scope_in_folder(digest)
+        if scope is None:
+            unnamed.append(digest)
+        else:
+            result = restore(target, collect(source, scope))
+            copied.append({k: result[k] for k in ("scope_digest", "status", "revisions", "appended", "audit_rows")})
+        if progress:
+            progress(done, len(digests))
+    return {"scopes": len(copied), "revisions": sum(c["revisions"] for c in copied),
+            "appended": sum(c["appended"] for c in copied), "copied": copied, "unnamed": unnamed}
 
 
 def load_dataset(dataset: str, path: str | os.PathLike) -> list:

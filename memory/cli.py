@@ -815,6 +815,34 @@ def stats(ctx, as_json):
 
 
 @main.command()
+@click.option("--to", "target", required=True, metavar="STORE",
+              help="The store to copy into: a folder (created when absent) or a postgresql:// URL (initialised).")
+@json_option
+@click.pass_context
+@_run()
+def copy(ctx, target, as_json):
+    """Copy every scope of this store into another, verifying every hash.
+
+    Each scope goes as `memory export` and `memory import jsonl` would take it: the
+    target's policy applies, and only what the target lacks is appended, so running it
+    again after a failure completes the copy. Works between a folder and a PostgreSQL store
+    in either direction.
+
+    \b
+    Example:
+      memory --store ./data copy --to postgresql://memory@db.internal/memory
+      memory --store postgresql://memory@db.internal/memory copy --to /backups/memory --json
+    """
+    source = _open_store(ctx)
+    destination = api.open_store(target, create=True)
+    with _progress(0, "scopes copied") as advance:
+        report = api.copy(source, destination, progress=lambda done, total: advance(1, total))
+    _emit(report, as_json, lambda r: f"{r['scopes']} scope(s) copied, {r['revisions']} revision(s) verified, "
+                                     f"{r['appended']} appended" + (f"; {len(r['unnamed'])} scope(s) with every "
+                                     f"record erased left out (no record names them)" if r["unnamed"] else ""))
+
+
+@main.command()
 @user_option
 @click.option("--active-only", is_flag=True, help="Only records whose current status is active (not restorable).")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="jsonl", show_default=True)

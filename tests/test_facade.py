@@ -96,7 +96,7 @@ def test_the_http_routes_only_call_the_facade():
 def test_every_verb_of_the_cli_is_an_api_function():
     verbs = ["add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase", "mutate",
              "apply", "query", "search", "get", "history", "review_list", "export", "import_dataset", "restore",
-             "stats", "build_views", "retention_sweep", "doctor", "where", "init", "benchmark_gold",
+             "copy", "stats", "build_views", "retention_sweep", "doctor", "where", "init", "benchmark_gold",
              "benchmark_dataset", "benchmark_via_http"]
     assert [v for v in verbs if not callable(getattr(api, v, None)) or v not in api.__all__] == []
 
