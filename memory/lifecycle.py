@@ -427,7 +427,7 @@ def _settled_by_leaving(ctx: _Context, leaving: set[str]) -> list[dict]:
     A disputed record that named one of them stops naming it; with nobody left to dispute it
     the dispute is settled and the record returns to its status before the dispute; with
     others left it stays disputed with them (the dispute is reopened among those left)."""
-    revisions = []
+    revisions, taken = [], set()
     for record in list(ctx.state.currents()):
         if record["id"] in leaving or record["status"] != "disputed":
             continue
@@ -439,7 +439,17 @@ def _settled_by_leaving(ctx: _Context, leaving: set[str]) -> list[dict]:
             revisions.append(ctx.change(record, ctx.envelope["operation"], "disputed",
                                         conflict={"state": "unresolved", "with": left, "resolution": None}))
         else:
-            revisions.append(ctx.change(record, ctx.envelope["operation"], _status_before_dispute(ctx, record),
+            status = _status_before_dispute(ctx, record)
+            key = record.get("memory_key")
+            if status == "active" and key:
+                holder = ctx.state.active_for_key(key)
+                if (holder is not None and holder["id"] not in leaving) or key in taken:
+                    # the slot was filled while this record was disputed (one active record per
+                    # key): it waits beside the active one, as a candidate does
+                    status = "candidate"
+                else:
+                    taken.add(key)
+            revisions.append(ctx.change(record, ctx.envelope["operation"], status,
                                         conflict={"state": "none", "with": [], "resolution": None}))
     return revisions
 

@@ -178,6 +178,19 @@ def test_removing_one_of_three_reopens_the_dispute_among_the_others(store):
     assert all(c not in condition for condition in answer["missing_conditions"])
 
 
+@pytest.mark.parametrize("operation", ["forget", "erase"])
+def test_a_settled_side_never_makes_a_second_active_record_for_its_key(store, operation):
+    """Found by the heavy fuzzer: the slot was filled while its record was disputed."""
+    a, b = _disputed(store, "Locker number 17 at the pool.", "Locker number 71 at the pool.")
+    filled = store.mutate(add_env("Locker number 23 at the pool.", "user.k0", "tx-new"))
+    assert filled["status"] == "applied"           # a disputed record does not hold its slot
+    assert store.mutate(by_id(operation, b, "tx-gone"))["status"] == "applied"
+    state = store.state({"type": "user", "key": "alice"})
+    active = [r["id"] for r in state.currents() if r["memory_key"] == "user.k0" and r["status"] == "active"]
+    assert active == [filled["record_id"]]
+    assert state.current(a)["status"] == "candidate"   # it waits beside the active one
+
+
 def test_resolve_accepts_a_dispute_whose_other_side_was_erased(store):
     a, b = _disputed(store, "Flight lands at 14:20.", "Flight lands at 16:40.")
     store.mutate(by_id("erase", b, "tx-gone"))
