@@ -1,4 +1,5 @@
-"""Writes the ``trust`` gold category: benchmarks/gold/trust.jsonl (dev) and trust-test.jsonl (test).
+"""Writes the ``trust`` gold category: benchmarks/gold/trust.jsonl (dev), trust-test.jsonl (test) and
+trust-dev2.jsonl (a second dev set, ``DEV2``, ids from 101).
 
 Issue 13's six failure classes, each case with a hard negative that would win or leak
 without the fix. Written from the issue's descriptions before any code change, not tuned on
@@ -447,15 +448,227 @@ case("tess", "class 6: 'swim lesson starts' beats 'swim swim'") \
     .ask("When does the swim lesson start?", "VERIFIED", expected=["tx-lesson"], hard=["tx-swim"])
 
 
+
+# == the second dev set (trust-dev2.jsonl, ids from 101): written after the first fixes fitted the
+# visible cases and before the next code change, to test classes 1, 2 and 5 in new shapes — other
+# vocabularies, sentence forms, relations (colleague, neighbour, son, landlord), named people in
+# conversations, generic verbs shared with hard negatives ("expire", "called", "work", "meet",
+# "name"), and positives that must still answer. All dev: failures may be looked at.
+DEV2: list[Case] = []
+
+
+def dev2(user, description, start="2024-02-01T09:00:00Z"):
+    made = Case(user, description, start)
+    DEV2.append(made)
+    return made
+
+
+# -- class 1 in new shapes -------------------------------------------------------------------------
+dev2("lucia", "class 1: the residence permit is never stored; the licence and the milk share 'expire'") \
+    .add("tx-licence", "Lucia's driving licence expires in March 2029.", "user.documents.licence") \
+    .add("tx-milk", "The oat milk in the fridge expires on Friday.", "user.kitchen.milk") \
+    .add("tx-job", "Lucia works as a translator for a law firm.", "user.work.job") \
+    .ask("When does my residence permit expire?", "UNKNOWN", forbidden=["tx-licence", "tx-milk"],
+         hard=["tx-licence", "tx-milk"])
+dev2("lucia", "class 1 positive: the same store, the licence is asked for and answers") \
+    .add("tx-licence", "Lucia's driving licence expires in March 2029.", "user.documents.licence") \
+    .add("tx-milk", "The oat milk in the fridge expires on Friday.", "user.kitchen.milk") \
+    .add("tx-job", "Lucia works as a translator for a law firm.", "user.work.job") \
+    .ask("When does my driving licence expire?", "VERIFIED", expected=["tx-licence"], forbidden=["tx-milk"],
+         hard=["tx-milk"])
+dev2("bram", "class 1: the tortoise is never stored; the goldfish and the plumber share 'called'") \
+    .add("tx-fish", "My goldfish is called Bubbles.", "user.pets.goldfish") \
+    .add("tx-plumber", "The plumber is called Stan and comes on Tuesdays.", "user.home.plumber") \
+    .ask("What is my tortoise called?", "UNKNOWN", forbidden=["tx-fish", "tx-plumber"], hard=["tx-fish"])
+dev2("bram", "class 1 positive: a synonym the extractor put in the aliases answers") \
+    .add("tx-fish", "My goldfish is called Bubbles.", "user.pets.goldfish", aliases=["fish"]) \
+    .add("tx-plumber", "The plumber is called Stan and comes on Tuesdays.", "user.home.plumber") \
+    .ask("What is my fish called?", "VERIFIED", expected=["tx-fish"], forbidden=["tx-plumber"], hard=["tx-plumber"])
+dev2("dmitri", "class 1: the accountant is never stored; working from home shares 'work'") \
+    .add("tx-home", "Dmitri works from home on Fridays.", "user.work.remote_days") \
+    .add("tx-laptop", "Dmitri's laptop is a ThinkPad X1.", "user.devices.laptop") \
+    .ask("Where does my accountant work?", "UNKNOWN", forbidden=["tx-home"], hard=["tx-home"])
+dev2("rosa", "class 1: the chess club is never stored; the book club shares 'club' and 'meets'") \
+    .add("tx-book", "The book club meets on the first Monday of the month.", "user.clubs.book") \
+    .add("tx-coffee", "Rosa has coffee with Ana every Sunday.", "user.routine.sunday") \
+    .ask("When does the chess club meet?", "UNKNOWN", forbidden=["tx-book"], hard=["tx-book"])
+dev2("rosa", "class 1 positive: the book club is asked for and answers") \
+    .add("tx-book", "The book club meets on the first Monday of the month.", "user.clubs.book") \
+    .add("tx-coffee", "Rosa has coffee with Ana every Sunday.", "user.routine.sunday") \
+    .ask("When does the book club meet?", "VERIFIED", expected=["tx-book"], forbidden=["tx-coffee"])
+dev2("gus", "class 1: the boat is never stored; the car and the wifi network share 'name'") \
+    .add("tx-car", "My first car was named Bertha.", "user.car.first") \
+    .add("tx-wifi", "The name of the wifi network at home is Fernweh.", "user.home.wifi") \
+    .ask("What is the name of my boat?", "UNKNOWN", forbidden=["tx-car", "tx-wifi"], hard=["tx-wifi"])
+dev2("ilse", "class 1: the library card is never stored; the locker and the pizza place share 'number'") \
+    .add("tx-locker", "My locker number at the swimming pool is 118.", "user.pool.locker") \
+    .add("tx-pizza", "The pizza place's number is saved under Luigi.", "user.contacts.pizza") \
+    .ask("What is my library card number?", "UNKNOWN", forbidden=["tx-locker", "tx-pizza"], hard=["tx-locker"])
+dev2("owen", "class 1 positive: a stem variant ('serviced') answers; the car service stays out") \
+    .add("tx-boiler", "Booked the annual boiler service with HeatCo for 12 October.", "user.home.boiler") \
+    .add("tx-car", "The car is due its service in the spring.", "user.car.service") \
+    .ask("When is my boiler serviced?", "VERIFIED", expected=["tx-boiler"], forbidden=["tx-car"], hard=["tx-car"])
+dev2("kenji", "class 1: the tax return is never stored in a store of things 'due'") \
+    .add("tx-ins", "The car insurance payment is due on the 1st of each month.", "user.finance.car_insurance") \
+    .add("tx-rent", "The rent is due on the 28th of each month.", "user.finance.rent") \
+    .add("tx-dentist", "A dentist check-up is due in April.", "user.health.dentist") \
+    .add("tx-cat", "Kenji feeds the cat at 7 every evening.", "user.pets.cat") \
+    .ask("When is my tax return due?", "UNKNOWN", forbidden=["tx-ins", "tx-rent", "tx-dentist"], hard=["tx-rent"])
+dev2("kenji", "class 1 positive: the same store, the rent is asked for and answers") \
+    .add("tx-ins", "The car insurance payment is due on the 1st of each month.", "user.finance.car_insurance") \
+    .add("tx-rent", "The rent is due on the 28th of each month.", "user.finance.rent") \
+    .add("tx-dentist", "A dentist check-up is due in April.", "user.health.dentist") \
+    .add("tx-cat", "Kenji feeds the cat at 7 every evening.", "user.pets.cat") \
+    .ask("When is my rent due?", "VERIFIED", expected=["tx-rent"], forbidden=["tx-ins", "tx-dentist"])
+dev2("abby", "class 1 positive: filler words the scope never saw do not sink a record holding every noun") \
+    .add("tx-yoga", "Abby's yoga class starts at 7:30 on weekdays.", "user.routine.yoga") \
+    .add("tx-lunch", "Abby has lunch with her team on Wednesdays.", "user.routine.lunch") \
+    .ask("Remind me, what time does my yoga class usually start?", "VERIFIED", expected=["tx-yoga"],
+         forbidden=["tx-lunch"])
+dev2("chloe", "class 1: a credit card PIN is never stored; the debit card shares 'card' and 'PIN'") \
+    .add("tx-debit", "Chloe keeps her debit card PIN only in her head.", "user.finance.debit_pin") \
+    .add("tx-bank", "Chloe banks with Monzo.", "user.finance.bank") \
+    .ask("Where do I keep my credit card PIN?", "UNKNOWN", forbidden=["tx-debit"], hard=["tx-debit"])
+dev2("marek", "class 1: a conversation; the work contract is never mentioned, the lease shares 'expires'") \
+    .turn("tx-lease", "Sam", "My lease expires in June, so I'm looking for a new place.") \
+    .turn("tx-reply", "Marek", "Good luck with the flat hunt! Let me know if you need help moving.") \
+    .ask("When does Sam's work contract expire?", "UNKNOWN", forbidden=["tx-lease"], hard=["tx-lease"])
+
+# -- class 2 in new shapes -------------------------------------------------------------------------
+dev2("hugo", "class 2: the colleague's commute is not the user's") \
+    .add("tx-colleague", "My colleague's commute takes an hour by train.", "user.work.colleague_commute") \
+    .add("tx-desk", "Hugo uses a standing desk at the office.", "user.work.desk") \
+    .ask("How long is my commute?", "UNKNOWN", forbidden=["tx-colleague"], hard=["tx-colleague"])
+dev2("hugo", "class 2 positive: the colleague's commute answers when the colleague is asked about") \
+    .add("tx-colleague", "My colleague's commute takes an hour by train.", "user.work.colleague_commute") \
+    .add("tx-desk", "Hugo uses a standing desk at the office.", "user.work.desk") \
+    .ask("How long is my colleague's commute?", "VERIFIED", expected=["tx-colleague"], forbidden=["tx-desk"])
+dev2("pia", "class 2: the neighbour's dog is not the user's dog") \
+    .add("tx-neighbour", "Our neighbour's dog is called Pepper.", "user.neighbours.dog") \
+    .add("tx-walk", "Pia walks to the station every morning.", "user.routine.walk") \
+    .ask("What is my dog called?", "UNKNOWN", forbidden=["tx-neighbour"], hard=["tx-neighbour"])
+dev2("pia", "class 2 positive: the neighbour's dog answers for the neighbour") \
+    .add("tx-neighbour", "Our neighbour's dog is called Pepper.", "user.neighbours.dog") \
+    .add("tx-walk", "Pia walks to the station every morning.", "user.routine.walk") \
+    .ask("What is our neighbour's dog called?", "VERIFIED", expected=["tx-neighbour"], forbidden=["tx-walk"])
+dev2("joel", "class 2: the son plays the cello; the user does not, as far as the store knows") \
+    .add("tx-son", "My son plays the cello in the school orchestra.", "user.family.son.music") \
+    .add("tx-run", "Joel runs 5 km on Saturday mornings.", "user.sport.running") \
+    .ask("Do I play the cello?", "UNKNOWN", forbidden=["tx-son"], hard=["tx-son"])
+dev2("vera", "class 2: the landlord's phone number is not the user's ('The landlord's ...' opening)") \
+    .add("tx-landlord", "The landlord's phone number is 0161 555 0199.", "user.home.landlord_phone") \
+    .add("tx-flat", "Vera rents a two-room flat in Salford.", "user.home.flat") \
+    .ask("What is my phone number?", "UNKNOWN", forbidden=["tx-landlord"], hard=["tx-landlord"])
+dev2("vera", "class 2 positive: the landlord's phone number answers for the landlord") \
+    .add("tx-landlord", "The landlord's phone number is 0161 555 0199.", "user.home.landlord_phone") \
+    .add("tx-flat", "Vera rents a two-room flat in Salford.", "user.home.flat") \
+    .ask("What is my landlord's phone number?", "VERIFIED", expected=["tx-landlord"], forbidden=["tx-flat"])
+dev2("tariq", "class 2: the wife (named) teaches chemistry; the user's own teaching is not stored") \
+    .add("tx-wife", "Tariq's wife Leila teaches chemistry at Northfield High.", "user.family.wife.job") \
+    .add("tx-car", "Tariq drives a silver Honda Jazz.", "user.car") \
+    .ask("What subject do I teach?", "UNKNOWN", forbidden=["tx-wife"], hard=["tx-wife"])
+dev2("tariq", "class 2 positive: asked about the wife, her record answers") \
+    .add("tx-wife", "Tariq's wife Leila teaches chemistry at Northfield High.", "user.family.wife.job") \
+    .add("tx-car", "Tariq drives a silver Honda Jazz.", "user.car") \
+    .ask("What does my wife teach?", "VERIFIED", expected=["tx-wife"], forbidden=["tx-car"])
+dev2("nell", "class 2: the relation sits mid-sentence ('On Sundays my dad plays golf')") \
+    .add("tx-dad", "On Sundays my dad plays golf at Fairhaven.", "user.family.dad.golf") \
+    .add("tx-swim", "Nell swims at the lido before work.", "user.sport.swim") \
+    .ask("When do I play golf?", "UNKNOWN", forbidden=["tx-dad"], hard=["tx-dad"])
+dev2("nell", "class 2 positive: the dad's golf answers for the dad") \
+    .add("tx-dad", "On Sundays my dad plays golf at Fairhaven.", "user.family.dad.golf") \
+    .add("tx-swim", "Nell swims at the lido before work.", "user.sport.swim") \
+    .ask("When does my dad play golf?", "VERIFIED", expected=["tx-dad"], forbidden=["tx-swim"])
+dev2("mei", "class 2: the flatmate (named) is vegan; the user is not said to be") \
+    .add("tx-jo", "Mei's flatmate Jo is vegan.", "user.home.flatmate") \
+    .add("tx-mei", "Mei cooks a big pot of curry every Sunday.", "user.routine.cooking") \
+    .ask("Am I vegan?", "UNKNOWN", forbidden=["tx-jo"], hard=["tx-jo"])
+dev2("mei", "class 2 positive: the flatmate asked about by name") \
+    .add("tx-jo", "Mei's flatmate Jo is vegan.", "user.home.flatmate") \
+    .add("tx-mei", "Mei cooks a big pot of curry every Sunday.", "user.routine.cooking") \
+    .ask("Is Jo vegan?", "VERIFIED", expected=["tx-jo"], forbidden=["tx-mei"])
+dev2("amir", "class 2: a named third person's habit (Karim) is not the user's") \
+    .add("tx-karim", "Karim plays padel every Thursday evening.", "user.friends.karim") \
+    .add("tx-amir", "Amir works late on Thursdays.", "user.work.thursday") \
+    .ask("When do I play padel?", "UNKNOWN", forbidden=["tx-karim"], hard=["tx-karim"])
+dev2("amir", "class 2 positive: the named person asked about answers") \
+    .add("tx-karim", "Karim plays padel every Thursday evening.", "user.friends.karim") \
+    .add("tx-amir", "Amir works late on Thursdays.", "user.work.thursday") \
+    .ask("When does Karim play padel?", "VERIFIED", expected=["tx-karim"], forbidden=["tx-amir"])
+dev2("diary", "class 2: a conversation; 'you work nights' is about Felipe, not about Dana who says it") \
+    .turn("tx-dana-you", "Dana", "You work nights at the hospital, so you must be tired all the time.") \
+    .turn("tx-felipe", "Felipe", "Exhausted, honestly. But the pay is good.") \
+    .turn("tx-dana-gym", "Dana", "I'm off to the gym now, talk later!") \
+    .ask("Where does Dana work?", "UNKNOWN", forbidden=["tx-dana-you"], hard=["tx-dana-you"])
+dev2("diary", "class 2 positive: 'you' is the other speaker; Dana's turn answers for Felipe") \
+    .turn("tx-dana-you", "Dana", "You work nights at the hospital, so you must be tired all the time.") \
+    .turn("tx-felipe", "Felipe", "Exhausted, honestly. But the pay is good.") \
+    .turn("tx-dana-gym", "Dana", "I'm off to the gym now, talk later!") \
+    .ask("Where does Felipe work?", "VERIFIED", expected=["tx-dana-you"], forbidden=["tx-dana-gym"])
+dev2("notes", "class 2: a conversation; the speaker's brother works at the airport, not the speaker") \
+    .turn("tx-brother", "Dana", "My brother Tom works at the airport, in baggage handling.") \
+    .turn("tx-reply", "Felipe", "That must be a busy job around the holidays.") \
+    .ask("Where does Dana work?", "UNKNOWN", forbidden=["tx-brother"], hard=["tx-brother"])
+dev2("notes", "class 2 positive: the brother asked about through the speaker") \
+    .turn("tx-brother", "Dana", "My brother Tom works at the airport, in baggage handling.") \
+    .turn("tx-reply", "Felipe", "That must be a busy job around the holidays.") \
+    .ask("Where does Dana's brother work?", "VERIFIED", expected=["tx-brother"], forbidden=["tx-reply"])
+dev2("log", "class 2: a conversation; 'your new flat' said by Kemal is Ola's flat") \
+    .turn("tx-kemal", "Kemal", "Your new flat in Porto looks amazing, Ola!") \
+    .turn("tx-ola", "Ola", "Thanks! I still have boxes everywhere.") \
+    .ask("Where is Kemal's flat?", "UNKNOWN", forbidden=["tx-kemal"], hard=["tx-kemal"])
+dev2("log", "class 2 positive: Kemal's turn answers where Ola's new flat is") \
+    .turn("tx-kemal", "Kemal", "Your new flat in Porto looks amazing, Ola!") \
+    .turn("tx-ola", "Ola", "Thanks! I still have boxes everywhere.") \
+    .ask("Where is Ola's new flat?", "VERIFIED", expected=["tx-kemal"])
+dev2("carmen", "class 2: the friend's birthday (named) is not the user's birthday") \
+    .add("tx-carlos", "My friend Carlos's birthday is on 9 July.", "user.friends.carlos.birthday") \
+    .add("tx-book", "Carmen is reading a novel by Elena Ferrante.", "user.reading") \
+    .ask("When is my birthday?", "UNKNOWN", forbidden=["tx-carlos"], hard=["tx-carlos"])
+
+# -- class 5 in new shapes -------------------------------------------------------------------------
+dev2("leah", "class 5: an off-topic negative ('does not eat pork') must not bound the breakfast") \
+    .add("tx-pork", "Leah does not eat pork.", "user.diet.no_pork", kind="negative", triggers=["pork", "bacon", "ham"]) \
+    .add("tx-porridge", "Leah eats porridge for breakfast.", "user.diet.breakfast", kind="preference") \
+    .ask("What do I eat for breakfast?", "VERIFIED", expected=["tx-porridge"], forbidden=["tx-pork"], hard=["tx-pork"])
+dev2("leah", "class 5 positive: the same subject and predicate, the negative answers") \
+    .add("tx-pork", "Leah does not eat pork.", "user.diet.no_pork", kind="negative", triggers=["pork", "bacon", "ham"]) \
+    .add("tx-porridge", "Leah eats porridge for breakfast.", "user.diet.breakfast", kind="preference") \
+    .ask("Does Leah eat bacon?", "VERIFIED_NEGATIVE", expected=["tx-pork"], forbidden=["tx-porridge"])
+dev2("oscar", "class 5: 'never drives at night' does not bound how the user gets to work") \
+    .add("tx-night", "Oscar never drives at night.", "user.driving.night", kind="negative") \
+    .add("tx-tram", "Oscar takes the tram to work.", "user.commute") \
+    .ask("How do I get to work?", "VERIFIED", expected=["tx-tram"], forbidden=["tx-night"], hard=["tx-night"])
+dev2("rhea", "class 5: the husband's negative does not bound the user's coffee") \
+    .add("tx-husband", "My husband doesn't drink coffee.", "user.family.husband.coffee", kind="negative") \
+    .add("tx-espresso", "I drink two espressos a day.", "user.diet.coffee", kind="preference", aliases=["coffee"]) \
+    .ask("Do I drink coffee?", "VERIFIED", expected=["tx-espresso"], forbidden=["tx-husband"], hard=["tx-husband"])
+dev2("ben", "class 5 positive: an on-topic negative ('does not own a car') answers what colour the car is") \
+    .add("tx-nocar", "Ben does not own a car.", "user.transport.car", kind="negative", triggers=["car", "drive"]) \
+    .add("tx-bike", "Ben rides a cargo bike to work.", "user.transport.bike") \
+    .ask("What colour is my car?", "VERIFIED_NEGATIVE", expected=["tx-nocar"], forbidden=["tx-bike"])
+dev2("ola", "class 5: 'never takes the lift' shares only 'take' with a question about headaches") \
+    .add("tx-lift", "Ola never takes the lift at work.", "user.habits.lift", kind="negative") \
+    .add("tx-plants", "Ola waters the plants on Mondays.", "user.home.plants") \
+    .ask("What does Ola take for headaches?", "UNKNOWN", forbidden=["tx-lift"], hard=["tx-lift"])
+dev2("elif", "class 5 positive: a positive and an on-topic negative about languages: the boundary holds") \
+    .add("tx-speaks", "Elif speaks Spanish and Portuguese fluently.", "user.languages.spoken") \
+    .add("tx-no-german", "Elif does not speak German.", "user.languages.not_german", kind="negative",
+         triggers=["German", "language"]) \
+    .ask("Which languages does Elif speak?", "VERIFIED_WITH_NEGATIVE_BOUNDARY", expected=["tx-speaks", "tx-no-german"])
+
+
 def _line(number: int, made: Case) -> dict:
     return {"case_id": f"gold_trust_{number:03d}", "category": "trust", "description": made.description,
             "setup": made.steps, "query": made.query, "expect": made.expect}
 
 
 def main() -> None:
-    halves = {"trust.jsonl": [], "trust-test.jsonl": []}
+    halves = {"trust.jsonl": [], "trust-test.jsonl": [], "trust-dev2.jsonl": []}
     for number, made in enumerate(CASES, start=1):
         halves["trust.jsonl" if number % 2 else "trust-test.jsonl"].append(_line(number, made))
+    for number, made in enumerate(DEV2, start=101):
+        halves["trust-dev2.jsonl"].append(_line(number, made))
     for name, lines in halves.items():
         (HERE / name).write_text("".join(json.dumps(line) + "\n" for line in lines))
 
