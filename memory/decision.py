@@ -38,6 +38,7 @@ class Match:
     support: float | None = None  # how far it alone supports an answer (None: its coverage)
     valid_at: str | None = None   # the instant its validity is judged at, when not the query's as-of
     chain: list = field(default_factory=list)   # the other links of its memory_key slot, shown as context
+    anchored: bool = False    # holds what the question is about (``planner.thing_terms``): cited at any support
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated)."""
@@ -170,12 +171,16 @@ class Decision:
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
-           support_ratio: float = 0.0) -> Decision:
+           support_ratio: float = 0.0, evidence_ratio: float = 0.0) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
     the best coverage: when a record about someone else covers the question far better than
-    anything about its subject, the question is most likely about the wrong person."""
+    anything about its subject, the question is most likely about the wrong person. With
+    ``evidence_ratio``, a match is listed as evidence only when it holds what the question is
+    about (``Match.anchored``) or its support reaches that share of the best support: "My driving
+    licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
+    expires on Friday", which shares only the verb, is not cited."""
     answering, blocked, eligible = [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
@@ -194,6 +199,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence = [m for m in answering if m.support != 0]
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
+        if evidence_ratio > 0:
+            best = max(_strength(m)[0] for m in evidence)
+            evidence = [m for m in evidence if m.anchored or _strength(m)[0] >= evidence_ratio * best]
         return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
                         evidence, blocked, eligible)
     reason = _first_reason(blocked, policy)

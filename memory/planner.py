@@ -295,7 +295,8 @@ def _speaker_terms(speaker: str) -> frozenset:
 
 
 def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
-                  persons_only: bool = False, relations_too: bool = False) -> tuple[list[str], list[str]]:
+                  persons_only: bool = False, relations_too: bool = False,
+                  roles_out: bool = False) -> tuple[list[str], list[str]]:
     """What the question is about, which evidence must hold: (every possessor in it but the
     caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
     "Akira's son" asked by Akira -> son; at least one of the scope's
@@ -305,7 +306,11 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
     ``persons_only`` (the ``person_possessors`` feature): a possessive that names a thing
     ("Valentine's day", "my master's thesis") has no subject, and relations named side by side
     ("gifts for my coworker and brother") are alternatives, like named speakers: a record about
-    either may answer."""
+    either may answer.
+
+    ``roles_out`` (the ``role_possessors`` feature): a possessor that is neither a name nor a
+    relation ("the contractor's quote", "the dog's bowl") describes the thing asked about; it is
+    not a subject every record must hold ("His quote is 26,000" answers)."""
     text = _folded(question.replace("\u2019", "'"))
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
@@ -315,6 +320,8 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
     for possessor, owned in _POSSESSIVE.findall(text):
         terms = set(tokenize(possessor))
         if persons_only and _names_a_thing(terms, owned):
+            continue
+        if roles_out and not possessor[:1].isupper() and not terms & (_RELATIONS | own):
             continue
         # "Akira's son" asked by Akira is "my son": the relation is the subject; "Zoe's husband"
         # asked by anyone else is about the husband as well as Zoe (``relation_subjects``)
@@ -381,14 +388,40 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     (a record stating a relation's fact — "My brother's shoe size is 44", "Mira's partner is
     named Tobias" — supports only a question naming that relation); ``dialogue_pronouns`` (in a
     conversation, I/my is the speaker, you/your the other speaker, and a name said to someone
-    — "Jon, I work as a nurse" — is not the turn's subject); ``negative_scope`` (a negative
-    record supports only a question about what it negates: "does not drink alcohol" does not
-    answer "what does she drink in the morning?").
+    — "Jon, I work as a nurse" — is not the turn's subject; a turn saying "you" to a named
+    speaker is about them, "You work nights at the hospital" said to Felipe); ``negative_scope``
+    (a negative record supports only a question about what it negates: "does not drink alcohol"
+    does not answer "what does she drink in the morning?").
+
+    ``named_subjects`` (``record_person``: a fact opening with another person's name, "Karim
+    plays padel every Thursday", supports only a question naming them).
+
+    What the question asks, as against whom it is about: ``subject_gate_only``
+    (subject terms are a gate, not coverage: "Where does my brother work?" is not half answered
+    by "My brother's shoe size is 44"); ``unseen_modifier_abstains`` (``unseen_modifier``: the thing
+    asked about is qualified by a word the scope never saw — "my visa expire", "the chess club",
+    "my credit card": the records about what the scope knows are about another thing); ``planner.unseen_time_weight`` (a word that says when, "now", weighs that share of an
+    ordinary term when the scope never saw it).
     """
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
-                                        relations_too=features("relation_subjects"))
+                                        relations_too=features("relation_subjects"),
+                                        roles_out=features("role_possessors"))
                           if features("subject_attribution") else ([], []))
-    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
+    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
+        return lambda record_id: 0.0
+    weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
+    time_weight = settings.get("unseen_time_weight", 1.0)
+    if time_weight != 1.0:
+        scaled = {t: w * time_weight for t, w in weights.items() if t in _WHEN_TERMS and not space.index.df(t)}
+        if len(scaled) < len(weights):
+            weights.update(scaled)
+    if features("subject_gate_only") and (required or speakers):
+        subjects = set(required) | set(speakers)
+        asked_only = {t: w for t, w in weights.items() if _folded(t) not in subjects}
+        if sum(asked_only.values()) > 0:   # "Who is my manager?" asks for the subject itself
+            weights = asked_only
+    share = _share_of(weights)
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
@@ -397,13 +430,21 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
+    named = features("named_subjects")
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    asked_folded = frozenset(_folded(t) for t in asked)
 
     def measure(record_id: str) -> float:
         if required or speakers:
             held = _held_terms(space, record_id)
-            if not all(term in held for term in required) or (speakers and held.isdisjoint(speakers)):
+            if not all(term in held for term in required):
+                return 0.0
+            if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
         if relations and not _about_relation_asked(space, record_id, asked):
+            return 0.0
+        if named and record_person(space, record_id, own).isdisjoint(asked_folded) \
+                and record_person(space, record_id, own):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
             return 0.0
@@ -413,9 +454,85 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     return measure
 
 
+_OF_OWNED = re.compile(r"(?i)\bthe\s+([^\W\d_][\w-]*)\s+of\s+(?:my|our|your|his|her|their|[^\W_][\w-]*'s)\s+"
+                       r"([^\W\d_][\w-]*)")
+_PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|during|after|before|into|near|by|since|until|"
+                                 r"around|over|under|through|without|within|across|towards?|behind|beside|inside|"
+                                 r"outside)\s*$")
+# "-ly" words that are nouns, not adverbs (an adverb ends the noun phrase: "my yoga class usually start")
+_LY_NOUNS = frozenset({"family", "fly", "reply", "supply", "ally", "belly", "jelly", "rally", "assembly", "lily"})
+
+
+def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool:
+    """Whether the thing a question asks about is qualified by a word the scope never saw, right
+    before a word it did see: "When does my visa expire?" (visa, expire), "When does the chess
+    club meet?" (chess, club), "my credit card PIN", "the name of my boat" (boat, name). The scope
+    then knows only other things of that name — the book club, the debit card — and no record
+    supports an answer. A single unseen noun with nothing seen after it ("Mum's recovery")
+    only weighs (``planner.unseen_key_weight``); prepositional phrases set the scene and are not
+    read; nor are names, relations, the caller, words that say when, or anything after an
+    "-ly" adverb ("my yoga class usually starts")."""
+    text = question.replace("\u2019", "'")
+    skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS
+    aux_first = _AUX_FIRST.match(text) is not None
+    pairs = [(owned, thing) for thing, owned in _OF_OWNED.findall(text)]
+    for words in _noun_phrases(text):
+        if aux_first and text.rstrip(" ?.!").endswith(words[-1]):
+            words = words[:-1]   # "when does the chess club meet?": the last word is the verb
+        pairs += list(zip(words[:1], words[1:2]))   # the modifier and the noun it qualifies
+    for first, then in pairs:
+        modifier, head = tokenize(first), tokenize(then)
+        if (first[:1].isupper() or not modifier or set(modifier) & skip
+                or any(space.index.df(t) for t in modifier)):
+            continue
+        if any(space.index.df(t) for t in head):
+            return True
+    return False
+
+
+def _noun_phrases(text: str) -> list[list[str]]:
+    """The words after each determiner or possessive (``_KEY_PHRASE``), up to three, cut at a stop
+    word, a punctuation mark or an "-ly" adverb; none inside a prepositional phrase."""
+    phrases = []
+    for hit in _KEY_PHRASE.finditer(text):
+        if _PREPOSITION_BEFORE.search(text[:hit.start()]):
+            continue
+        words = []
+        for word in hit.group(1).split()[:3]:
+            bare = word.strip("?.!,;:")
+            if bare.endswith("'s"):
+                bare = bare[:-2]
+            if not tokenize(bare) or (bare.lower().endswith("ly") and bare.lower() not in _LY_NOUNS):
+                break
+            words.append(bare)
+            if word.strip("?.!,;:") != word:
+                break
+        if words:
+            phrases.append(words)
+    return phrases
+
+
+def thing_terms(question: str, caller: str = "") -> frozenset[str]:
+    """What a question is about, for citing evidence (``decision.evidence_ratio``): the names it
+    gives and the first noun of each of its noun phrases ("grandma's lasagne", "my driving
+    licence"), not relations, the caller, words that say when or attributes ("name")."""
+    text = question.replace("\u2019", "'")
+    firsts = tokenize(" ".join(words[0] for words in _noun_phrases(text)))
+    own = set(tokenize(caller)) | _OWNER_WORDS
+    found = set(name_terms(question)) | set(firsts)
+    return frozenset(t for t in found if t not in own and t not in _RELATIONS and t not in _WHEN_TERMS
+                     and t not in _ATTRIBUTES)
+
+
+def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
+    """A conversation turn about a named speaker without naming them: said to them ("you")."""
+    return space.records[record_id]["kind"] == "episode" and _speaks_about(space, record_id, speakers)
+
+
 # determiners and possessives before the noun a question asks about ("my visa", "the school bus",
 # "which airline", "Mira's cat"); auxiliaries that put the main verb last ("when does my visa expire?")
-_KEY_PHRASE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|[^\W_][\w-]*'s)\s+"
+_KEY_PHRASE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|"
+                         r"(?!(?:what|that|it|who|where|there|here|he|she|let|how|when)'s)[^\W_][\w-]*'s)\s+"
                          r"(?=((?:[^\W\d_][\w'-]*[?.!,;:]*\s*){1,3}))")
 # a bare object closing the question ("Am I allergic to wasp stings?")
 _LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\W\d_][\w'-]*\s*){1,2}[?.!]*\s*$))")
@@ -451,7 +568,14 @@ def key_terms(question: str, caller: str = "") -> list[str]:
         found += tokenize(" ".join(words))
     own = set(tokenize(caller)) | _OWNER_WORDS
     return [t for t in dict.fromkeys(found)
-            if t not in own and t not in _RELATIONS and t not in _TIME_WORDS and t not in _WHEN_NOUNS]
+            if t not in own and t not in _RELATIONS and t not in _TIME_WORDS and t not in _WHEN_NOUNS
+            and t not in _ATTRIBUTES]
+
+
+# what a question asks *for* about a thing, whose value a record states without the word ("Sam has
+# a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
+_ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
+_ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
 
 
 # nouns that say when, not what ("at the end of 2023", "last autumn", "the next morning")
@@ -459,10 +583,15 @@ _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days we
                     "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
                     "season moment now mid early late")
 _WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
+# every term that says when (``planner.unseen_time_weight``): "who is my manager now?"
+_WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
 
 
-# a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ..."
-_RELATION_OPENING = re.compile(r"^\W*(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
+# a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",
+# "The landlord's ...", also after a short time phrase: "On Sundays my dad ...", "Every morning, our neighbour ..."
+_RELATION_OPENING = re.compile(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
+                               r"[Mm]ost|[Ll]ast|[Nn]ext)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
+                               r"(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
                                r"(?:,?\s+([A-Z][\w-]*))?")
 
 
@@ -478,6 +607,35 @@ def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str]
         relation = frozenset(set(tokenize(opening.group(1))) & _RELATIONS) if opening else frozenset()
         named = frozenset(tokenize(opening.group(2) or "")) if opening and relation else frozenset()
         found = cache[record_id] = (relation, named)
+    return found
+
+
+# a fact that opens with someone's name and a verb: "Karim plays padel every Thursday."
+_NAMED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
+_NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "our", "her", "his", "their",
+                        "it", "he", "she", "they", "we", "i", "you", "there", "here", "what", "who"})
+
+
+def record_person(space: SearchSpace, record_id: str, own: frozenset) -> frozenset[str]:
+    """The person a stated fact is about when it is not the scope's owner: it opens with a name
+    and a verb ("Karim plays padel every Thursday evening") and its first sentence names neither
+    the owner nor "I"/"my". Conversation turns are left to ``dialogue_pronouns``."""
+    cache = space.memo("record_person")
+    key = (record_id, own)
+    found = cache.get(key)
+    if found is None:
+        record = space.records[record_id]
+        found = frozenset()
+        if record["kind"] != "episode":
+            first = _SENTENCE_END.split(record["statement"].replace("\u2019", "'").strip(), 1)[0]
+            opening = _NAMED_OPENING.match(first)
+            if opening and opening.group(1).lower() not in _NOT_NAMES:
+                name = frozenset(tokenize(_folded(opening.group(1))))
+                mentioned = set(tokenize(_folded(first)))
+                if name and not name & (own | _TIME_WORDS) and not mentioned & own \
+                        and not _FIRST_PERSON_WORDS.search(first):
+                    found = name
+        cache[key] = found
     return found
 
 

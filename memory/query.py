@@ -176,9 +176,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
+        things = planner.thing_terms(request.text, request.user)
         found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
                                   candidate.coverage, view.created[candidate.record_id],
-                                  support=supports(candidate.record_id))
+                                  support=supports(candidate.record_id),
+                                  anchored=not things.isdisjoint(space.term_set(candidate.record_id)))
                  for candidate in result.candidates]
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
@@ -189,6 +191,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 min_coverage=retrieval.decision["min_coverage"],
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
                                 support_ratio=retrieval.decision.get("support_ratio", 0.0),
+                                evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 

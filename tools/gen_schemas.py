@@ -28,7 +28,9 @@ SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "session_fusion", "context_expansion",
                       "speaker_field", "speaker_search", "subject_attribution", "asserted_support",
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
-                      "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession")
+                      "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
+                      "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
+                      "named_subjects")
 
 
 def enum(values):
@@ -183,8 +185,10 @@ def retrieval_policy_schema():
         "context_window": {"type": "integer", "minimum": 0}, "default_limit": count,
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
         "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
+        "unseen_time_weight": number,
     })
-    decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share})
+    decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
+                    "evidence_ratio": share})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
     env_name = {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "maxLength": 128}
     llm = obj({
