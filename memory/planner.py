@@ -394,7 +394,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     does not answer "what does she drink in the morning?").
 
     ``named_subjects`` (``record_person``: a fact opening with another person's name, "Karim
-    plays padel every Thursday", supports only a question naming them).
+    plays padel every Thursday", supports only a question naming them); ``sentence_attribution``
+    (with ``dialogue_pronouns``, a turn supports a question about a speaker only with the
+    sentences about them: ``_sentences_about``).
 
     What the question asks, as against whom it is about: ``subject_gate_only``
     (subject terms are a gate, not coverage: "Where does my brother work?" is not half answered
@@ -431,6 +433,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
     named = features("named_subjects")
+    sentences = pronouns and features("sentence_attribution")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     asked_folded = frozenset(_folded(t) for t in asked)
 
@@ -450,6 +453,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0
         if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
             return 0.0
+        if sentences:
+            elsewhere = _sentences_about(space, record_id, speakers)
+            if elsewhere:
+                stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
+                return share(stated - elsewhere)
         return covers(record_id)
     return measure
 
@@ -470,8 +478,9 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool
     then knows only other things of that name — the book club, the debit card — and no record
     supports an answer. A single unseen noun with nothing seen after it ("Mum's recovery")
     only weighs (``planner.unseen_key_weight``); prepositional phrases set the scene and are not
-    read; nor are names, relations, the caller, words that say when, or anything after an
-    "-ly" adverb ("my yoga class usually starts")."""
+    read; nor are names, relations, the caller, words that say when, adjectives by their ending
+    ("a temporary job", measured on LoCoMo: they were most of what it blocked wrongly), or
+    anything after an "-ly" adverb ("my yoga class usually starts")."""
     text = question.replace("\u2019", "'")
     skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS
     aux_first = _AUX_FIRST.match(text) is not None
@@ -482,12 +491,17 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool
         pairs += list(zip(words[:1], words[1:2]))   # the modifier and the noun it qualifies
     for first, then in pairs:
         modifier, head = tokenize(first), tokenize(then)
-        if (first[:1].isupper() or not modifier or set(modifier) & skip
+        if (first[:1].isupper() or not modifier or set(modifier) & skip or first.lower().endswith(_ADJECTIVE_ENDINGS)
                 or any(space.index.df(t) for t in modifier)):
             continue
         if any(space.index.df(t) for t in head):
             return True
     return False
+
+
+# an adjective qualifies the same thing (a temporary job is a job, a political leaning a leaning);
+# a noun before a noun names another kind of it (a chess club is not a book club)
+_ADJECTIVE_ENDINGS = ("al", "ous", "ary", "ive", "ent", "ant", "ic", "ful", "less", "able", "ible", "ish")
 
 
 def _noun_phrases(text: str) -> list[list[str]]:
@@ -525,8 +539,15 @@ def thing_terms(question: str, caller: str = "") -> frozenset[str]:
 
 
 def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
-    """A conversation turn about a named speaker without naming them: said to them ("you")."""
-    return space.records[record_id]["kind"] == "episode" and _speaks_about(space, record_id, speakers)
+    """A conversation turn about a named speaker without naming them: said to them, "you" and no
+    "I" ("You work nights at the hospital" said to Felipe). A turn saying both ("so proud of you,
+    I ...") is its own speaker's as well, and does not pass the gate for the other one."""
+    record = space.records[record_id]
+    if record["kind"] != "episode":
+        return False
+    text = record["statement"].replace("\u2019", "'")
+    return (not _FIRST_PERSON_WORDS.search(text) and bool(_SECOND_PERSON_WORDS.search(text))
+            and _speaks_about(space, record_id, speakers))
 
 
 # determiners and possessives before the noun a question asks about ("my visa", "the school bus",
@@ -693,22 +714,61 @@ def _speaks_about(space: SearchSpace, record_id: str, speakers: list[str]) -> bo
     if about is None:
         text = _folded(record["statement"].replace("\u2019", "'"))
         others = _session_speakers(space).get(source.get("session"), frozenset()) - {speaker}
-        names: set[str] = set()
-        for other in others | {speaker}:
-            for word in other.split():
-                for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", text):
-                    before, after = text[:hit.start()].rstrip(), text[hit.end():].lstrip()
-                    addressed = (not before or before[-1] in ",.!?" or before.lower().endswith(("hey", "hi", "thanks")))\
-                        and (not after or after[0] in ",.!?")
-                    if not addressed:
-                        names.add(other)
-        first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
-        if first or not (second or names):
-            names.add(speaker)
-        if second:
-            names |= others
+        names = _about_names(text, speaker, others)
         about = cache[record_id] = frozenset(t for name in names for t in _speaker_terms(name))
     return not about.isdisjoint(speakers)
+
+
+def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
+    """Whom a turn (or one of its sentences) is about, by its speaker and the session's others."""
+    names: set[str] = set()
+    for other in others | {speaker}:
+        for word in other.split():
+            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", text):
+                if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
+                    names.add(other)
+    first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
+    if first or not (second or names):
+        names.add(speaker)
+    if second:
+        names |= others
+    return names
+
+
+def _addressing(before: str, after: str) -> bool:
+    """A name said to someone: closed by punctuation, and opening its sentence or after a
+    greeting or an interjection of a word or two ("Hey Jon,", "Woohoo Melanie!", "Yep, Melanie!")."""
+    if after and after[0] not in ",.!?":
+        return False
+    if not before or before[-1] in ",.!?":
+        return True
+    opening = re.split(r"[.!?]\s", before)[-1]
+    return len(opening.split()) <= 2 and "," not in opening.rstrip(",")
+
+
+def _sentences_about(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str] | None:
+    """``sentence_attribution``: the terms of a turn's statement that are *not* in a sentence
+    about the named speakers ("Yeah, you're right, Caroline. Especially after the accident, I've
+    thought a lot about my family" is Melanie's accident, not Caroline's), or None for a record
+    that is not a conversation turn. Terms that are not in the statement (its date, its speaker)
+    are never among them."""
+    record = space.records[record_id]
+    source = record.get("source") or {}
+    speaker = source.get("speaker")
+    if record["kind"] != "episode" or not speaker:
+        return None
+    cache = space.memo("sentences_about")
+    parts = cache.get(record_id)
+    if parts is None:
+        text = _folded(record["statement"].replace("\u2019", "'"))
+        others = _session_speakers(space).get(source.get("session"), frozenset()) - {speaker}
+        parts = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            names = _about_names(sentence, speaker, others)
+            parts.append((frozenset(t for name in names for t in _speaker_terms(name)), frozenset(tokenize(sentence))))
+        parts = cache[record_id] = tuple(parts)
+    about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
+    return frozenset().union(*(terms for _, terms in parts)) - about
 
 
 def _held_terms(space: SearchSpace, record_id: str) -> frozenset[str]:

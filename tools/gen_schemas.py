@@ -30,7 +30,7 @@ RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "session_fusion", "
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
                       "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
-                      "named_subjects")
+                      "named_subjects", "sentence_attribution")
 
 
 def enum(values):
