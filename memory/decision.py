@@ -41,8 +41,11 @@ class Match:
     anchored: bool = False    # holds what the question is about (``planner.thing_terms``): cited at any support
 
     def sufficient(self, min_coverage: float) -> bool:
-        """Enough, alone, to answer (``planner.support``: about the question's subject, stated)."""
-        return (self.coverage if self.support is None else self.support) >= min_coverage
+        """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
+        above ``min_coverage``. Not at it: one seen term against one unseen key noun weighing
+        ``planner.unseen_key_weight`` 4 is exactly 1/5, and "When does my visa expire?" was
+        answered by "My gym membership expires in May"."""
+        return (self.coverage if self.support is None else self.support) > min_coverage
 
 
 def blocker(record: dict, created_at: str, as_of: str, now: str, policy: ForgettingPolicy) -> str | None:

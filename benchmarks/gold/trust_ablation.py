@@ -1,0 +1,118 @@
+"""On/off measurement of issue 13's trust mechanisms (benchmarks/reports/gold-trust-ablation.md).
+
+For the shipped policy and for each mechanism switched off (or its weight set back), one run of:
+the trust gold cases by set (dev, dev2, frozen test: passed and VERIFIED answers citing a
+forbidden record), the other gold categories (passed), and, with ``--locomo FILE``, the LoCoMo
+dev half's abstention (precision / recall / false-abstention rate at two thresholds) and R@10.
+
+    PYTHONPATH=$PWD python benchmarks/gold/trust_ablation.py --locomo ../shared/data/locomo/locomo5_dev.json
+
+The test half is only reported: a mechanism that does not pay there is removed, never tuned on it.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import tempfile
+from pathlib import Path
+
+from memory.benchmark import gold
+from memory.benchmark.datasets import evaluate_locomo, locomo_halves
+from memory.benchmark.runner import engine_search, import_items, load_dataset
+from memory.clock import FixedClock
+from memory.policy import load_policies
+from memory.store import Store
+
+VARIANTS = [
+    ("shipped policy", {}),
+    ("`features.subject_gate_only` off", {"features.subject_gate_only": False}),
+    ("`features.unseen_modifier_abstains` off", {"features.unseen_modifier_abstains": False}),
+    ("`planner.unseen_key_weight` 4 -> 5", {"planner.unseen_key_weight": 5}),
+    ("`planner.unseen_time_weight` 0 -> 1", {"planner.unseen_time_weight": 1}),
+    ("`features.role_possessors` off", {"features.role_possessors": False}),
+    ("`features.named_subjects` off", {"features.named_subjects": False}),
+    ("`features.sentence_attribution` off", {"features.sentence_attribution": False}),
+    ("`decision.evidence_ratio` 0.4 -> 0", {"decision.evidence_ratio": 0.0}),
+]
+
+
+def _policies(changes: dict):
+    policies = load_policies()
+    data = policies.retrieval.data
+    for path, value in changes.items():
+        section, key = path.split(".")
+        data[section][key] = value
+    return policies
+
+
+def _trust_set(case_id: str) -> str:
+    if not case_id.startswith("gold_trust_"):
+        return "other"
+    number = int(case_id.rsplit("_", 1)[1])
+    return "dev2" if number > 100 else ("dev" if number % 2 else "test")
+
+
+def gold_row(changes: dict) -> dict:
+    cases = gold.load_cases()
+    make = lambda root, clock: Store.create(root, clock=clock, policies=_policies(changes))  # noqa: E731
+    report = gold.run_gold(cases, store_factory=make)
+    failed = {f["case_id"] for f in report["failures"]}
+    cited = {f["case_id"] for f in report["failures"] if f["got"]["knowledge_state"] != "UNKNOWN"
+             and "forbidden in evidence" in f["why"]}
+    row = {}
+    for name in ("dev", "dev2", "test", "other"):
+        ids = [c["case_id"] for c in cases if _trust_set(c["case_id"]) == name]
+        row[name] = (sum(1 for i in ids if i not in failed), len(ids), sum(1 for i in ids if i in cited))
+    row["gates"] = not gold.check_gates(report, gold.load_gates())
+    return row
+
+
+def locomo_row(path: Path, root: Path, changes: dict) -> dict:
+    items = load_dataset("locomo", path)
+    store = Store(root, clock=FixedClock("2100-01-01T00:00:00Z"), policies=_policies(changes))
+    report = evaluate_locomo(items, engine_search(store, 20), limit=20, half="dev")
+    curve = {p["threshold"]: p for p in report["abstention_curve"]}
+    return {"r10": report["metrics"]["recall@10"], "at": {t: curve[t] for t in (0.05, 0.2)}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--locomo", type=Path, help="the LoCoMo file (its dev half is imported once)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="trust-ablation-") as scratch:
+        root = Path(scratch) / "locomo"
+        if args.locomo:
+            items = load_dataset("locomo", args.locomo)
+            halves = locomo_halves(items)
+            store = Store.create(root, clock=FixedClock("2100-01-01T00:00:00Z"))
+            import_items(store, [i for i in items if halves[i.scope_key] == "dev"])
+        for label, changes in VARIANTS:
+            row = {"variant": label, "changes": copy.deepcopy(changes), "gold": gold_row(changes)}
+            if args.locomo:
+                row["locomo_dev"] = locomo_row(args.locomo, root, changes)
+            rows.append(row)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    print("| variant | trust dev | trust dev2 | trust test | other gold | gold gates | LoCoMo dev R@10 "
+          "| abst. P / R / FA at 0.05 | at 0.2 (min_coverage) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        g = row["gold"]
+        cells = [row["variant"]] + [f"{p}/{n} ({c})" if name != "other" else f"{p}/{n}"
+                                    for name in ("dev", "dev2", "test", "other") for p, n, c in [g[name]]]
+        cells.append("pass" if g["gates"] else "fail")
+        if "locomo_dev" in row:
+            lo = row["locomo_dev"]
+            cells.append(f"{lo['r10']:.4f}")
+            for t in (0.05, 0.2):
+                p = lo["at"][t]
+                cells.append(f"{p['precision']} / {p['recall']} / {p['false_abstention_rate']}")
+        print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
