@@ -13,7 +13,7 @@ import hashlib
 import re
 import unicodedata
 
-from .jsonio import CANONICALIZATION, canonical_bytes, nfc
+from .jsonio import CANONICALIZATION, canonical_bytes, nfc_canonical
 from .paths import scope_digest
 
 SCHEMA_VERSION = "memory.record.v1"
@@ -30,10 +30,11 @@ def content_hash(revision: dict) -> str:
 
 
 def seal(revision: dict) -> dict:
-    """NFC-normalize a revision and attach its hash (returns a new dict)."""
-    body = nfc({k: v for k, v in revision.items() if k != "hash"})
+    """NFC-normalize a revision and attach its hash (returns a new dict, which may hold the
+    revision's own nested values: a caller builds ``revision`` for this call and lets it go)."""
+    body, encoded = nfc_canonical({k: v for k, v in revision.items() if k != "hash"})
     body["hash"] = {"algorithm": "sha256", "canonicalization": CANONICALIZATION,
-                    "value": hashlib.sha256(canonical_bytes(body)).hexdigest()}  # body has no hash yet
+                    "value": hashlib.sha256(encoded).hexdigest()}  # body has no hash yet
     return body
 
 
