@@ -706,3 +706,30 @@ def test_an_erase_plan_appends_its_revisions_after_removing_the_content(store, m
     statements = [r["statement"] for r in reopen(store).state(scope()).currents()]
     assert statements == ["The user likes coffee."]
     assert b"likes tea" not in all_bytes(store.root)
+
+
+def test_a_long_apply_hands_its_state_to_the_collector_as_long_lived_and_takes_it_back(tmp_path):
+    """Issue 14: the scope's state grows with every batch of a long apply, and each full garbage
+    collection walked it again (the last 20k of 100k envelopes went at half the first 20k's rate)."""
+    import gc
+    store = make_store(tmp_path / "s")
+    seen = []
+    envelopes = [add_env(f"Episode {i}", None, f"tx-{i}", kind="episode") for i in range(7)]
+    results = list(store.apply(envelopes, batch_size=2, progress=lambda n: seen.append(gc.get_freeze_count())))
+    assert [r["status"] for r in results] == ["applied"] * 7
+    assert seen[0] == 0 and all(count > 0 for count in seen[1:])   # frozen from the second batch on
+    assert gc.get_freeze_count() == 0                              # and given back at the end
+    assert store.mutate(add_env("One more", None, "tx-one", kind="episode"))["status"] == "applied"
+    assert gc.get_freeze_count() == 0
+
+
+def test_an_apply_leaves_a_process_that_froze_objects_itself_as_it_was(tmp_path):
+    import gc
+    store = make_store(tmp_path / "s")
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        list(store.apply([add_env(f"Episode {i}", None, f"tx-{i}", kind="episode") for i in range(5)], batch_size=2))
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -14,6 +14,7 @@ and whose revisions reach the log, then the store's own state, when ``work`` ret
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 import shutil
 import threading
@@ -439,19 +440,33 @@ class Store:
         """Apply envelopes in batches: one lock and one fsync per touched scope per batch.
 
         Results of a batch are yielded (in input order) only after the batch is durable.
+
+        From the second batch on, what the earlier batches left in memory (the scope's state
+        grows with each one) is handed to the garbage collector as long-lived (``gc.freeze``,
+        undone when the apply ends): each full collection walked all of it again, so the last
+        20k of 100k envelopes into one scope went at half the rate of the first 20k. A process
+        that froze objects itself is left as it is.
         """
         batch: list = []
-        for raw in envelopes:
-            batch.append(raw)
-            if len(batch) >= batch_size:
+        started = frozen = False
+        may_freeze = gc.get_freeze_count() == 0
+        try:
+            for raw in envelopes:
+                batch.append(raw)
+                if len(batch) >= batch_size:
+                    frozen = (started and may_freeze and _freeze()) or frozen
+                    yield from self._apply_batch(batch)
+                    if progress:
+                        progress(len(batch))
+                    started, batch = True, []
+            if batch:
+                frozen = (started and may_freeze and _freeze()) or frozen
                 yield from self._apply_batch(batch)
                 if progress:
                     progress(len(batch))
-                batch = []
-        if batch:
-            yield from self._apply_batch(batch)
-            if progress:
-                progress(len(batch))
+        finally:
+            if frozen:
+                gc.unfreeze()
 
     def _apply_batch(self, batch: list) -> list[dict]:
         from ..envelope import admit  # here, not at the top: a read-only process never admits
@@ -620,6 +635,14 @@ class Store:
     def drop_derived(self, where) -> None:
         for directory in self._derived_dirs(where):
             shutil.rmtree(directory, ignore_errors=True)
+
+
+def _freeze() -> bool:
+    """``gc.freeze()`` unless the collector is off; whether it froze."""
+    if not gc.isenabled():
+        return False
+    gc.freeze()
+    return True
 
 
 def _identity(path: Path) -> tuple | None:
