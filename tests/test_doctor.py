@@ -122,6 +122,18 @@ def test_an_invalid_line_is_reported_and_not_cut(store, written):
     assert shard_of(store).read_bytes().endswith(b"not json at all\n")
 
 
+def test_a_line_holding_a_lone_surrogate_is_an_invalid_line_not_a_crash(store, written):
+    """A "\\ud800" escape parses as JSON, but no writer could encode or hash it: doctor crashed
+    with a TypeError hashing such a line (found while making ``doctor --full`` stream, issue 14)."""
+    path = shard_of(store)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(lines[0].replace(b'"statement":"', b'"statement":"\\ud800', 1) + b"".join(lines[1:]))
+    store.write_manifest(store.scope_dir(scope()))
+    report = check_store(reopen(store))
+    assert [p["where"] for p in report.problems if p["code"] == "line_invalid"] == [f"shards/{path.parent.name}/{path.name}:1"]
+    assert b"\\ud800" in path.read_bytes()
+
+
 def test_an_edited_policy_is_policy_drift(tmp_path, monkeypatch):
     config = config_copy(tmp_path / "config")
     monkeypatch.setenv("MEMORY_CONFIG", str(config))
