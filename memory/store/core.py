@@ -85,6 +85,7 @@ class Store:
         self._checked: dict[str, tuple] = {}
         self._known: dict[str, dict] = {}
         self._audit_keys: dict[str, tuple] = {}   # scope digest -> its audit rows' digest keys
+        self._running: dict[str, manifest.RunningHash] = {}   # scope digest -> its last shard's hash
 
     # -- opening --------------------------------------------------------------
 
@@ -552,9 +553,17 @@ class Store:
         reached a shard is cut back before the error goes on). Returns the bytes healed first."""
         directory = self.scope_dir(where)
         before = {name: (path, size) for name, (path, size, _) in shard_files(directory).items()}
+        # the last shard's hash as this store left it, if nobody touched the file since
+        running = self._running.pop(directory.name, None)
+        if running is not None and not running.holds(directory):
+            running = None
         try:
             healed = self.append_lines(where, revisions)
-            self.write_manifest(where, appended_only=not healed)
+            _, after = manifest.write_manifest_running(
+                directory, policy_sha256=self.policies.hashes(), now=self.clock.now(), appended_only=not healed,
+                running=None if healed else running)
+            if after is not None:
+                self._running[directory.name] = after
             return healed
         except BaseException:
             # reported as failed, so nothing of it may be read: cut what reached a shard (the
