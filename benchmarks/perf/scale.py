@@ -227,6 +227,8 @@ def section_apply(name: str, scratch: Path) -> dict:
     store = Store.create(root, clock=FixedClock(gen.QUERY_NOW))
     marks: list[tuple[int, float]] = [(0, 0.0)]
     done = [0]
+    load_before = os.getloadavg()[0]
+    cpu = time.process_time()
     start = time.perf_counter()
 
     def progress(count: int) -> None:
@@ -236,6 +238,7 @@ def section_apply(name: str, scratch: Path) -> dict:
     for result in store.apply(envelopes, batch_size=CLI_APPLY_BATCH, progress=progress):
         statuses[result["status"]] = statuses.get(result["status"], 0) + 1
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     shutil.rmtree(root, ignore_errors=True)
     total = len(envelopes)
 
@@ -245,6 +248,9 @@ def section_apply(name: str, scratch: Path) -> dict:
         return round((last[0] - first[0]) / (last[1] - first[1]), 1) if last[1] > first[1] else None
     return {"envelopes": total, "batch_size": CLI_APPLY_BATCH, "seconds": round(seconds, 2), "statuses": statuses,
             "envelopes_per_second": round(total / seconds, 1),
+            # the CPU this process had: on a shared machine wall time also holds the others' jobs
+            "cpu_seconds": round(cpu, 2), "envelopes_per_cpu_second": round(total / cpu, 1),
+            "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "first_20pct_per_second": rate(0.0, 0.2), "last_20pct_per_second": rate(0.8, 1.0)}
 
 # -- memory doctor -------------------------------------------------------------------------------
@@ -363,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         for part in ("apply", "clients", "doctor"):
             if part in kept and part not in only:
                 scale[part] = kept[part]
+        if kept.get("notes"):
+            scale["notes"] = kept["notes"]   # written by hand: kept until edited
         scale["command"] = kept.get("command", "") + " ; then " + scale["command"]
     for name in names:
         row = scale["sizes"].setdefault(name, {"records": SIZES[name]})

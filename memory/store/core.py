@@ -559,11 +559,9 @@ class Store:
             running = None
         try:
             healed = self.append_lines(where, revisions)
-            _, after = manifest.write_manifest_running(
-                directory, policy_sha256=self.policies.hashes(), now=self.clock.now(), appended_only=not healed,
-                running=None if healed else running)
-            if after is not None:
-                self._running[directory.name] = after
+            manifest.write_manifest(directory, policy_sha256=self.policies.hashes(), now=self.clock.now(),
+                                    appended_only=not healed, running=None if healed else running,
+                                    keep_running=lambda after: self._running.__setitem__(directory.name, after))
             return healed
         except BaseException:
             # reported as failed, so nothing of it may be read: cut what reached a shard (the

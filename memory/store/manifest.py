@@ -16,13 +16,6 @@ def shard_entry(data: bytes) -> dict:
     return {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_manifest(scope_dir: Path, *, policy_sha256: dict, now: str, appended_only: bool = False) -> dict:
-    """Hash every shard into ``manifest.json``. With ``appended_only`` (the caller only
-    appended to the last shard, or started a new one) a sealed shard whose size matches
-    the old manifest keeps its entry instead of being re-read: O(new bytes), not O(scope)."""
-    return write_manifest_running(scope_dir, policy_sha256=policy_sha256, now=now, appended_only=appended_only)[0]
-
-
 @dataclass
 class RunningHash:
     """The sha256 of a shard's first ``size`` bytes, kept by the writer that appends to it, so
@@ -46,10 +39,14 @@ class RunningHash:
         return (st.st_ino, st.st_size, st.st_ctime_ns) == (self.inode, self.size, self.ctime_ns)
 
 
-def write_manifest_running(scope_dir: Path, *, policy_sha256: dict, now: str, appended_only: bool = False,
-                           running: RunningHash | None = None) -> tuple[dict, RunningHash | None]:
-    """``write_manifest``, and the running hash of the last shard after it. ``running``: the last
-    shard's running hash, which the caller checked (``RunningHash.holds``) before it appended."""
+def write_manifest(scope_dir: Path, *, policy_sha256: dict, now: str, appended_only: bool = False,
+                   running: RunningHash | None = None, keep_running=None) -> dict:
+    """Hash every shard into ``manifest.json``. With ``appended_only`` (the caller only
+    appended to the last shard, or started a new one) a sealed shard whose size matches
+    the old manifest keeps its entry instead of being re-read, and the last shard's entry
+    extends ``running`` (its hash as the caller last left it, checked with ``RunningHash.holds``
+    before the append): O(new bytes), not O(scope). ``keep_running`` is handed the last shard's
+    running hash after the write."""
     scope_dir = Path(scope_dir)
     paths = shard_paths(scope_dir)
     old = manifest_shards(scope_dir) if appended_only else {}
@@ -65,7 +62,9 @@ def write_manifest_running(scope_dir: Path, *, policy_sha256: dict, now: str, ap
     manifest = {"schema_version": MANIFEST_VERSION, "scope_digest": scope_dir.name, "shards": shards,
                 "policy_sha256": policy_sha256, "updated_at": now}
     atomic_write(scope_dir / MANIFEST_FILE, dumps(manifest, pretty=True) + b"\n")
-    return manifest, after
+    if keep_running is not None and after is not None:
+        keep_running(after)
+    return manifest
 
 
 def _running_entry(path: Path, running: RunningHash | None) -> tuple[dict, RunningHash]:
