@@ -122,7 +122,8 @@ def _save_checkpoint(store: Store, digest: str, state: dict, view_sha256: str | 
     record = {"format": CHECKPOINT_VERSION, "policy_sha256": store.policies.hashes(), "cursor": cursor,
               "stats": {name: list(v) for name, v in state["stats"].items()}, "audit_bytes": state["audit_bytes"],
               "entries": state["entries"], "revisions": state["revisions"], "chains": state["chains"],
-              "final_group": state["final_group"], "view_sha256": view_sha256}
+              "final_group": state["final_group"], "view_sha256": view_sha256,
+              "known": {name: list(entry) for name, entry in state["known"].items()}}
     try:
         private_mkdir(store.doctor_dir(digest))
         atomic_write(store.doctor_dir(digest) / CHECKPOINT_FILE, dumps(record))
@@ -142,7 +143,8 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
     tail = store.read_tail(digest, last["cursor"])
     if tail.moved:
         return None
-    tampered = _check_integrity(store, digest, report)
+    known = {name: tuple(entry) for name, entry in (last.get("known") or {}).items()}
+    tampered = _check_integrity(store, digest, report, known)
     manifest = _load_manifest(store, digest, report)
     entries = dict(last["entries"])
     for name in stats:
@@ -188,7 +190,7 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
     _check_derived(store, digest, report)
     return {"stats": stats, "audit_bytes": last["audit_bytes"], "entries": entries,
             "revisions": last["revisions"] + len(revisions), "chains": chains,
-            "final_group": _final_group(revisions) or final}
+            "final_group": _final_group(revisions) or final, "known": known}
 
 
 def _final_group(revisions: list[dict]) -> list | None:
@@ -221,7 +223,8 @@ def _check_scope(store: Store, digest: str, report: Report) -> dict:
     """Every check of one scope, reading its log a shard at a time: what is kept between lines is
     each record's place in its chain and the transaction group at hand, never the revisions."""
     stats, audit_bytes = store.shard_stats(digest), store.audit_size(digest)
-    tampered = _check_integrity(store, digest, report)
+    known: dict = {}
+    tampered = _check_integrity(store, digest, report, known)
     manifest = _load_manifest(store, digest, report)
     audit = store.audit_rows(digest)
     walk = _Walk(settled_transactions(audit), {i for row in audit for i in row.get("record_ids", [])},
@@ -252,7 +255,7 @@ def _check_scope(store: Store, digest: str, report: Report) -> dict:
     walk.finish(report)
     _check_derived(store, digest, report)
     return {"stats": stats, "audit_bytes": audit_bytes, "revisions": walk.count, "chains": walk.chains,
-            "entries": entries, "final_group": walk.final_group()}
+            "entries": entries, "final_group": walk.final_group(), "known": known}
 
 
 def _entry(data: bytes) -> dict:
@@ -307,11 +310,13 @@ class _Walk:
         report.problems += self._chain_problems.problems + self._group_problems.problems
 
 
-def _check_integrity(store: Store, digest: str, report: Report) -> set:
+def _check_integrity(store: Store, digest: str, report: Report, known: dict | None = None) -> set:
     """What ``store.integrity`` finds no crash explains (the store refuses the scope for it);
-    returns the shards it names (their manifest comparison says nothing more)."""
+    returns the shards it names (their manifest comparison says nothing more). ``known``: the
+    shards verified by the last clean run (``integrity.check``: a shard whose size, inode, change
+    time and manifest hash are the same is not hashed again), filled in with this run's."""
     named = set()
-    for finding in store.scope_findings(digest):
+    for finding in store.scope_findings(digest, known):
         named.add(finding.shard)
         if finding.code in _INTEGRITY_CODES:
             where = f"shards/{digest}/{finding.shard}" if finding.shard else f"shards/{digest}"

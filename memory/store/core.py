@@ -226,10 +226,11 @@ class Store:
         self.check_scope(digest_of(scope), taken, save=True)
         return taken
 
-    def scope_findings(self, digest: str) -> list:
-        """What ``integrity.check`` finds in the scope's folder now (no cache): ``doctor`` reports it."""
+    def scope_findings(self, digest: str, known: dict | None = None) -> list:
+        """What ``integrity.check`` finds in the scope's folder now: ``doctor`` reports it. ``known``:
+        the shards verified before, by stat and manifest hash (``integrity.check``; filled in place)."""
         directory = self.layout.scope_dir(digest)
-        return integrity.check(directory, erasure.pending(directory))
+        return integrity.check(directory, erasure.pending(directory), known)
 
     def file_findings(self) -> list[tuple[str, str, str]]:
         """Leftover temporaries, unaccounted files, loose modes under the store (``integrity``)."""
