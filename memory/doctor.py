@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import schemas
 from .bootview import check_boot_views
 from .errors import InputError, MemoryStoreError
-from .jsonio import loads_strict
+from .jsonio import canonical_bytes, loads_strict, loads_trusted
 from .records import hash_ok
 from .store import TAMPER_CODES, Store, drop_incomplete_tail, settled_transactions, shard_pin
 
@@ -121,7 +122,8 @@ def _save_checkpoint(store: Store, digest: str, state: dict, view_sha256: str | 
     record = {"format": CHECKPOINT_VERSION, "policy_sha256": store.policies.hashes(), "cursor": cursor,
               "stats": {name: list(v) for name, v in state["stats"].items()}, "audit_bytes": state["audit_bytes"],
               "entries": state["entries"], "revisions": state["revisions"], "chains": state["chains"],
-              "final_group": state["final_group"], "view_sha256": view_sha256}
+              "final_group": state["final_group"], "view_sha256": view_sha256,
+              "known": {name: list(entry) for name, entry in state["known"].items()}}
     try:
         private_mkdir(store.doctor_dir(digest))
         atomic_write(store.doctor_dir(digest) / CHECKPOINT_FILE, dumps(record))
@@ -141,7 +143,8 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
     tail = store.read_tail(digest, last["cursor"])
     if tail.moved:
         return None
-    tampered = _check_integrity(store, digest, report)
+    known = {name: tuple(entry) for name, entry in (last.get("known") or {}).items()}
+    tampered = _check_integrity(store, digest, report, known)
     manifest = _load_manifest(store, digest, report)
     entries = dict(last["entries"])
     for name in stats:
@@ -187,7 +190,7 @@ def _check_since(store: Store, digest: str, last: dict, stats: dict, report: Rep
     _check_derived(store, digest, report)
     return {"stats": stats, "audit_bytes": last["audit_bytes"], "entries": entries,
             "revisions": last["revisions"] + len(revisions), "chains": chains,
-            "final_group": _final_group(revisions) or final}
+            "final_group": _final_group(revisions) or final, "known": known}
 
 
 def _final_group(revisions: list[dict]) -> list | None:
@@ -217,48 +220,103 @@ def _check_marker(store: Store, report: Report) -> None:
 
 
 def _check_scope(store: Store, digest: str, report: Report) -> dict:
+    """Every check of one scope, reading its log a shard at a time: what is kept between lines is
+    each record's place in its chain and the transaction group at hand, never the revisions."""
     stats, audit_bytes = store.shard_stats(digest), store.audit_size(digest)
-    shards = store.shard_bytes(digest)
-    tampered = _check_integrity(store, digest, report)
+    known: dict = {}
+    tampered = _check_integrity(store, digest, report, known)
     manifest = _load_manifest(store, digest, report)
-    revisions = []
-    for name, data in shards:
+    audit = store.audit_rows(digest)
+    walk = _Walk(settled_transactions(audit), {i for row in audit for i in row.get("record_ids", [])},
+                 f"shards/{digest}")
+    entries = {}
+    for name in stats:
+        data = store.shard_data(digest, name)
         where = f"shards/{digest}/{name}"
         if name not in tampered:
             _compare_manifest(manifest, name, data, where, report)
+        entries[name] = _entry(data)
         complete = data[:data.rfind(b"\n") + 1]
         if len(complete) != len(data):
             report.add("torn_tail", where, f"{len(data) - len(complete)} byte(s) after the last newline")
         for number, line in enumerate(complete.splitlines(), 1):
             revision = _check_line(line, f"{where}:{number}", digest, report)
             if revision is not None:
-                revisions.append(revision)
+                walk.feed(revision)
     if manifest is not None:
-        for name in set(manifest.get("shards", {})) - {name for name, _ in shards}:
+        for name in set(manifest.get("shards", {})) - set(stats):
             report.add("shard_missing", f"shards/{digest}/{name}", "listed in the manifest but absent")
-    audit = store.audit_rows(digest)
-    if len(drop_incomplete_tail(revisions, settled_transactions(audit))) != len(revisions):
+    if walk.incomplete_tail():
         report.add("incomplete_transaction", f"shards/{digest}", "the last transaction's revisions are cut short")
-    erased = {i for row in audit for i in row.get("record_ids", [])}
-    if erased & {r["id"] for r in revisions}:
+    if walk.erased_seen:
         # a crash between the audit row and the shard rewrite: the content is still on disk
         report.add("erasure_incomplete", f"shards/{digest}", "records named by an erasure are still in the shards")
-    report.revisions += len(revisions)
-    chains: dict = {}
-    _check_chains(revisions, f"shards/{digest}", report, chains)
-    _check_groups(revisions, settled_transactions(audit), f"shards/{digest}", report)
+    report.revisions += walk.count
+    walk.finish(report)
     _check_derived(store, digest, report)
-    return {"stats": stats, "audit_bytes": audit_bytes, "revisions": len(revisions), "chains": chains,
-            "entries": {name: {"bytes": len(data), "lines": data.count(b"\n"),
-                               "sha256": hashlib.sha256(data).hexdigest()} for name, data in shards},
-            "final_group": _final_group(revisions)}
+    return {"stats": stats, "audit_bytes": audit_bytes, "revisions": walk.count, "chains": walk.chains,
+            "entries": entries, "final_group": walk.final_group(), "known": known}
 
 
-def _check_integrity(store: Store, digest: str, report: Report) -> set:
+def _entry(data: bytes) -> dict:
+    return {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+class _Walk:
+    """The checks that follow a scope's revisions in log order (``_check_chains``, ``_check_groups``,
+    the tail group, erased records), fed one revision at a time. Their problems are held apart and
+    reported by ``finish`` after the line checks, as when the whole log was read first."""
+
+    def __init__(self, settled, erased: set, where: str) -> None:
+        self.settled, self.erased, self.where = settled, erased, where
+        self.chains: dict = {}
+        self.count = 0
+        self.erased_seen = False
+        self._chain_problems, self._group_problems = Report(), Report()
+        self._group: list | None = None     # [transaction id, its group_size, lines seen, first record id]
+
+    def feed(self, revision: dict) -> None:
+        self.count += 1
+        if revision["id"] in self.erased:
+            self.erased_seen = True
+        _check_chains((revision,), self.where, self._chain_problems, self.chains)
+        transition = revision["transition"]
+        tx = transition["transaction_id"]
+        if self._group is not None and self._group[0] == tx:
+            self._group[2] += 1
+            return
+        self._close_group()
+        self._group = [tx, transition.get("group_size", 1), 1, revision["id"]]
+
+    def _close_group(self) -> None:
+        """A group before the tail holds exactly ``group_size`` lines (``_check_groups``)."""
+        if self._group is None:
+            return
+        tx, expected, count, first = self._group
+        if count != expected and tx not in self.settled:
+            self._group_problems.add("transition_chain_broken", self.where,
+                                     f"record {first}: its transaction wrote {expected} revision(s), {count} remain")
+
+    def incomplete_tail(self) -> bool:
+        """Whether ``drop_incomplete_tail`` would drop the last group."""
+        group = self._group
+        return group is not None and group[0] not in self.settled and group[2] < group[1]
+
+    def final_group(self) -> list | None:
+        """``_final_group`` of the log fed."""
+        return None if self._group is None else self._group[:3]
+
+    def finish(self, report: Report) -> None:
+        report.problems += self._chain_problems.problems + self._group_problems.problems
+
+
+def _check_integrity(store: Store, digest: str, report: Report, known: dict | None = None) -> set:
     """What ``store.integrity`` finds no crash explains (the store refuses the scope for it);
-    returns the shards it names (their manifest comparison says nothing more)."""
+    returns the shards it names (their manifest comparison says nothing more). ``known``: the
+    shards verified by the last clean run (``integrity.check``: a shard whose size, inode, change
+    time and manifest hash are the same is not hashed again), filled in with this run's."""
     named = set()
-    for finding in store.scope_findings(digest):
+    for finding in store.scope_findings(digest, known):
         named.add(finding.shard)
         if finding.code in _INTEGRITY_CODES:
             where = f"shards/{digest}/{finding.shard}" if finding.shard else f"shards/{digest}"
@@ -294,23 +352,52 @@ def _compare_manifest(manifest, name: str, data: bytes, where: str, report: Repo
 
 
 def _check_line(line: bytes, where: str, digest: str, report: Report) -> dict | None:
-    try:
-        revision = loads_strict(line, what="record line")
-    except InputError as exc:
-        report.add("line_invalid", where, exc.message)
-        return None
-    problems = schemas.violations("record", revision)
+    revision = _parsed_line(line)
+    if revision is None:
+        try:
+            revision = loads_strict(line, what="record line")
+        except InputError as exc:
+            report.add("line_invalid", where, exc.message)
+            return None
+    # the compiled schema first: jsonschema is asked only for a record it does not accept
+    problems = schemas.problems("record", revision)
     for problem in problems:
         report.add("record_schema_violation", where, problem)
     if problems:
         return None
-    if not hash_ok(revision):
+    try:
+        hashed = hash_ok(revision)
+    except TypeError:   # a "\ud800" escape parses, but no writer could have encoded (or hashed) it
+        report.add("line_invalid", where, "record line holds a lone surrogate (not encodable as UTF-8)")
+        return None
+    if not hashed:
         report.add("record_hash_mismatch", where, f"record {revision['id']} r{revision['revision']}: "
                    "content does not match its hash (edited by hand?)")
-    from .paths import scope_digest
-    if scope_digest(revision["scope"]["type"], revision["scope"]["key"]) != digest:
+    if _scope_digest(revision["scope"]["type"], revision["scope"]["key"]) != digest:
         report.add("record_scope_mismatch", where, f"record {revision['id']} is filed under another scope")
     return revision
+
+
+def _parsed_line(line: bytes) -> dict | None:
+    """The line parsed by orjson when it is exactly the canonical form of what it holds (as the
+    store writes every line): then ``loads_strict`` reads the same value (no key twice, no number
+    out of range, no lone surrogate, or the bytes would differ or orjson refuse). None: ask it."""
+    try:
+        revision = loads_trusted(line)
+    except ValueError:
+        return None
+    if type(revision) is not dict:
+        return None
+    try:
+        return revision if canonical_bytes(revision) == line else None
+    except TypeError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _scope_digest(scope_type: object, key: object) -> str:
+    from .paths import scope_digest
+    return scope_digest(scope_type, key)
 
 
 def _check_chains(revisions: list[dict], where: str, report: Report, last: dict) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from . import schemas
 from .clock import FIRST_YEAR, LAST_YEAR, InstantOutOfRange, normalize_instant
@@ -117,7 +118,26 @@ def _canonical_instants(envelope: dict) -> dict:
     return envelope
 
 
+# the canonical spelling itself: ``normalize_instant`` gives it back unchanged when it names a
+# real instant (datetime checks that), so its parse and strftime are skipped (twice per envelope)
+_CANONICAL_INSTANT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
+
+
+def _already_canonical(instant: object) -> bool:
+    match = _CANONICAL_INSTANT.fullmatch(instant) if type(instant) is str else None
+    if match is None:
+        return False
+    year, *rest = map(int, match.groups())
+    try:
+        datetime(year, *rest)
+    except ValueError:
+        return False
+    return FIRST_YEAR <= year <= LAST_YEAR
+
+
 def _canonical(instant: str, field: str, unreal_code: str) -> str:
+    if _already_canonical(instant):
+        return instant
     try:
         return normalize_instant(instant)
     except InstantOutOfRange:

@@ -155,6 +155,32 @@ def canonical_bytes(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+def nfc_canonical(value: dict) -> tuple[dict, bytes]:
+    """``(nfc(value), canonical_bytes(nfc(value)))`` without walking every value in Python when
+    that walk would change nothing: the caller hands over a dict it built and no longer changes.
+
+    ``nfc`` returns an equal copy of a value whose strings are all ASCII and that holds no float,
+    and both show in its canonical bytes: every string is ASCII there, and with no backslash in
+    them (no escape) the bytes outside quotes are the structure, where only a float writes a
+    ``.``, an ``e`` (beside ``true`` and ``false``) or an ``E``. Then ``value`` itself is returned;
+    otherwise ``nfc`` does its work (and refuses a float as it always did). The one float not
+    seen is a non-finite one, which orjson writes as ``null``: no parser of the store lets one
+    in (``loads_strict`` refuses it, orjson cannot read it), and ``seal``, the caller, builds
+    revisions only from what those parsed."""
+    if type(value) is dict:
+        try:
+            encoded = canonical_bytes(value)
+        except TypeError:
+            encoded = b"\\"    # what orjson cannot encode: nfc and canonical_bytes say why
+        if encoded.isascii() and b"\\" not in encoded:
+            structure = b"".join(encoded.split(b'"')[0::2])
+            if b"." not in structure and b"E" not in structure and \
+                    structure.count(b"e") == structure.count(b"true") + structure.count(b"false"):
+                return value, encoded
+    normalized = nfc(value)
+    return normalized, canonical_bytes(normalized)
+
+
 def dumps(value: object, *, pretty: bool = False) -> bytes:
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
     return orjson.dumps(value, option=option)

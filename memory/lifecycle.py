@@ -7,6 +7,7 @@ scope's log; the store builds it and feeds revisions back through ``absorb``.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
@@ -304,11 +305,16 @@ def _new_record(ctx: _Context, *, status: str, kind: str, statement: str, memory
                          "verified_at": ctx.now if verified else None},
         "confidence": payload.get("confidence", base.get("confidence", "medium")),
         "importance": payload.get("importance", base.get("importance", "medium")),
-        "aliases": payload.get("aliases", base.get("aliases", [])),
-        "tags": payload.get("tags", base.get("tags", [])),
-        "negative_triggers": payload.get("negative_triggers", base.get("negative_triggers", [])),
+        # copies: ``seal`` keeps the lists it is given, and these belong to the envelope or the old record
+        "aliases": _copied(payload.get("aliases", base.get("aliases", []))),
+        "tags": _copied(payload.get("tags", base.get("tags", []))),
+        "negative_triggers": _copied(payload.get("negative_triggers", base.get("negative_triggers", []))),
         "transition": ctx.transition(env["operation"], None, status, None, valid_to),
     }
+
+
+def _copied(value):
+    return list(value) if type(value) is list else value
 
 
 def _status_for(ctx: _Context) -> str:
@@ -344,7 +350,7 @@ def _supersede(ctx: _Context, old: dict, new_id: str, new_from: str) -> dict:
     closed_to = new_from if old["valid_time"]["to"] is None else min(old["valid_time"]["to"], new_from)
     return ctx.change(old, ctx.envelope["operation"], "retired",
                       valid_time={"from": old["valid_time"]["from"], "to": closed_to},
-                      supersession={**old["supersession"], "superseded_by": new_id,
+                      supersession={**copy.deepcopy(old["supersession"]), "superseded_by": new_id,
                                     "reason": ctx.envelope.get("reason")})
 
 
@@ -507,7 +513,7 @@ def _approve(ctx: _Context) -> Plan:
             # closing the active record there would leave it an empty (or inverted) interval
             raise RefusedError("the candidate must start after the active record", code="invalid_valid_time")
         approved["valid_time"] = {"from": starts, "to": candidate["valid_time"]["to"]}
-        approved["supersession"] = {**candidate["supersession"],
+        approved["supersession"] = {**copy.deepcopy(candidate["supersession"]),
                                     "supersedes": sorted(set(candidate["supersession"]["supersedes"]) | {active["id"]})}
         revisions.append(_supersede(ctx, active, candidate["id"], starts))
     return _sealed(revisions, approved)

@@ -12,16 +12,28 @@ import copy
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
-from .jsonio import CANONICALIZATION, canonical_bytes, nfc
+from .jsonio import CANONICALIZATION, canonical_bytes, nfc_canonical
 from .paths import scope_digest
 
 SCHEMA_VERSION = "memory.record.v1"
 
 
 def record_id_for(scope: dict, transaction_id: str) -> str:
-    seed = f"{scope_digest(scope['type'], scope['key'])}\0{transaction_id}".encode("utf-8")
+    seed = f"{_scope_digest(scope['type'], scope['key'])}\0{transaction_id}".encode("utf-8")
     return "mem_" + hashlib.sha256(seed).hexdigest()[:24]
+
+
+def _scope_digest(scope_type, key) -> str:
+    if type(scope_type) is str and type(key) is str:
+        return _cached_scope_digest(scope_type, key)
+    return scope_digest(scope_type, key)
+
+
+@lru_cache(maxsize=4096)
+def _cached_scope_digest(scope_type: str, key: str) -> str:
+    return scope_digest(scope_type, key)
 
 
 def content_hash(revision: dict) -> str:
@@ -30,10 +42,11 @@ def content_hash(revision: dict) -> str:
 
 
 def seal(revision: dict) -> dict:
-    """NFC-normalize a revision and attach its hash (returns a new dict)."""
-    body = nfc({k: v for k, v in revision.items() if k != "hash"})
+    """NFC-normalize a revision and attach its hash (returns a new dict, which may hold the
+    revision's own nested values: a caller builds ``revision`` for this call and lets it go)."""
+    body, encoded = nfc_canonical({k: v for k, v in revision.items() if k != "hash"})
     body["hash"] = {"algorithm": "sha256", "canonicalization": CANONICALIZATION,
-                    "value": hashlib.sha256(canonical_bytes(body)).hexdigest()}  # body has no hash yet
+                    "value": hashlib.sha256(encoded).hexdigest()}  # body has no hash yet
     return body
 
 

@@ -122,6 +122,18 @@ def test_an_invalid_line_is_reported_and_not_cut(store, written):
     assert shard_of(store).read_bytes().endswith(b"not json at all\n")
 
 
+def test_a_line_holding_a_lone_surrogate_is_an_invalid_line_not_a_crash(store, written):
+    """A "\\ud800" escape parses as JSON, but no writer could encode or hash it: doctor crashed
+    with a TypeError hashing such a line (found while making ``doctor --full`` stream, issue 14)."""
+    path = shard_of(store)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(lines[0].replace(b'"statement":"', b'"statement":"\\ud800', 1) + b"".join(lines[1:]))
+    store.write_manifest(store.scope_dir(scope()))
+    report = check_store(reopen(store))
+    assert [p["where"] for p in report.problems if p["code"] == "line_invalid"] == [f"shards/{path.parent.name}/{path.name}:1"]
+    assert b"\\ud800" in path.read_bytes()
+
+
 def test_an_edited_policy_is_policy_drift(tmp_path, monkeypatch):
     config = config_copy(tmp_path / "config")
     monkeypatch.setenv("MEMORY_CONFIG", str(config))
@@ -297,6 +309,31 @@ def test_an_edit_to_verified_bytes_sends_the_scope_to_a_full_check(store, writte
     assert check_store(reopen(store), full=False).clean
     _edit_bytes(store, b"lives in Paris", b"lives in Nice.")  # bytes the last run verified
     assert "record_hash_mismatch" in codes(check_store(reopen(store), full=False))
+
+
+def test_an_incremental_run_hashes_again_only_shards_changed_since_the_clean_run(store, written, monkeypatch):
+    """The integrity check of an incremental run skips a sealed shard whose size, inode, change time
+    and manifest hash are those the last clean run verified (issue 14: it re-hashed every shard);
+    an edit of a sealed shard with its modification time set back is still found."""
+    import hashlib
+    import os
+    store.shard_max_bytes = 600          # every group in a shard of its own: sealed shards
+    for i in range(4):
+        applied(store, add_env(f"The user visited city number {i}.", f"user.visit_{i}", f"tx-v{i}"))
+    assert check_store(reopen(store), full=False).clean
+    hashed = []
+    real = hashlib.sha256
+    monkeypatch.setattr(hashlib, "sha256", lambda data=b"": hashed.append(bytes(data)) or real(data))
+    assert check_store(reopen(store), full=False).clean
+    shards = store.shard_paths(scope())
+    assert len(shards) > 3 and not {p.read_bytes() for p in shards[:-1]} & set(hashed)
+    monkeypatch.undo()
+    sealed = shards[1]
+    before = sealed.stat()
+    data = sealed.read_bytes()
+    sealed.write_bytes(data.replace(b"visited", b"visitex", 1))
+    os.utime(sealed, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert {"shard_altered", "record_hash_mismatch"} & codes(check_store(reopen(store), full=False))
 
 
 def test_a_scope_with_a_problem_is_not_recorded_as_clean(store, written):

@@ -434,3 +434,25 @@ def test_the_screened_fields_are_every_caller_chosen_string_of_the_closed_schema
     assert {name for name, _ in envelope_module._free_strings(full)} == _caller_chosen_strings(schema)
     closed = json.dumps(schema).count('"additionalProperties": false')
     assert closed == json.dumps(schema).count('"type": "object"')   # nothing unnamed can be stored
+
+
+_INSTANTS = ["2024-03-01T12:00:00Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z",
+             "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:60Z", "0999-12-31T23:59:59Z",
+             "1000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "2024-03-01T12:00:00z",
+             "2024-03-01T12:00:00+00:00", "2024-03-01", " 2024-03-01T12:00:00Z", "2024-03-01T12:00:00Z\n",
+             "2024-03-01T12:00:00.5Z", "٢٠٢٤-03-01T12:00:00Z", "2024-03-01 12:00:00Z", "2024-03-01T12:00:00+01:00"]
+
+
+@pytest.mark.parametrize("instant", _INSTANTS)
+def test_an_instant_already_canonical_is_read_as_the_slow_path_reads_it(instant):
+    """``_canonical`` skips parsing a canonical spelling: it must answer exactly as the parse does."""
+    from memory.clock import normalize_instant
+    try:
+        expected = normalize_instant(instant)
+    except ValueError as exc:
+        expected = type(exc)
+    try:
+        got = envelope_module._canonical(instant, "valid_time.from", "invalid_valid_time")
+    except InputError as exc:
+        got = {"instant_out_of_range": envelope_module.InstantOutOfRange}.get(exc.code, ValueError)
+    assert got == expected

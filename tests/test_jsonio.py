@@ -102,3 +102,37 @@ def test_read_json_file_missing_is_an_input_error(tmp_path):
     with pytest.raises(InputError) as caught:
         read_json_file(tmp_path / "absent.json", what="gold file")
     assert caught.value.code == "file_not_found"
+
+
+# what ``nfc_canonical`` must tell apart: ASCII that NFC leaves alone, text that looks like a float
+# or an escape, text that NFC changes, and finite floats
+_tricky_text = st.sampled_from(["1.5", ":1.5", ",2e3", "[3E4", "true", "false", "e", 'say "hi"', "a\\b", "tab\there",
+                                "Cafe\u0301", "Café", "ﬁ", "x" * 3]) | st.text(max_size=6)
+_tricky_scalars = json_scalars | _tricky_text | st.floats(allow_nan=False, allow_infinity=False)
+_tricky_values = st.recursive(_tricky_scalars, lambda inner: st.lists(inner, max_size=4)
+                              | st.dictionaries(_tricky_text, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(_tricky_text, _tricky_values, max_size=5))
+def test_nfc_canonical_is_nfc_then_canonical_bytes(value):
+    try:
+        expected = nfc(value)
+    except InputError as exc:
+        with pytest.raises(InputError) as raised:
+            jsonio.nfc_canonical(value)
+        assert raised.value.code == exc.code == "float_not_allowed"
+        return
+    normalized, encoded = jsonio.nfc_canonical(value)
+    assert normalized == expected
+    assert encoded == canonical_bytes(expected)
+
+
+def test_nfc_canonical_refuses_a_float_beside_ascii_text():
+    # a quote escaped inside a string shifts what lies outside quotes: such bytes take the slow path
+    for value in ({"a": 0.5}, {"a": [1e20]}, {"a": {"b": -0.0}}, {"a": 1.0, "true": True, "false": False},
+                  {"a": 'x"', "b": 1.5}, {'a"': 2.5}, {"a": ['"', 0.5]}):
+        with pytest.raises(InputError):
+            jsonio.nfc_canonical(value)
+    assert jsonio.nfc_canonical({"a": "1.5e3", "b": [True, False, None, 12]})[0] == {"a": "1.5e3",
+                                                                                     "b": [True, False, None, 12]}

@@ -706,3 +706,75 @@ def test_an_erase_plan_appends_its_revisions_after_removing_the_content(store, m
     statements = [r["statement"] for r in reopen(store).state(scope()).currents()]
     assert statements == ["The user likes coffee."]
     assert b"likes tea" not in all_bytes(store.root)
+
+
+def test_a_long_apply_hands_its_state_to_the_collector_as_long_lived_and_takes_it_back(tmp_path):
+    """Issue 14: the scope's state grows with every batch of a long apply, and each full garbage
+    collection walked it again (the last 20k of 100k envelopes went at half the first 20k's rate)."""
+    import gc
+    store = make_store(tmp_path / "s")
+    seen = []
+    envelopes = [add_env(f"Episode {i}", None, f"tx-{i}", kind="episode") for i in range(7)]
+    results = list(store.apply(envelopes, batch_size=2, progress=lambda n: seen.append(gc.get_freeze_count())))
+    assert [r["status"] for r in results] == ["applied"] * 7
+    assert seen[0] == 0 and all(count > 0 for count in seen[1:])   # frozen from the second batch on
+    assert gc.get_freeze_count() == 0                              # and given back at the end
+    assert store.mutate(add_env("One more", None, "tx-one", kind="episode"))["status"] == "applied"
+    assert gc.get_freeze_count() == 0
+
+
+def test_an_apply_leaves_a_process_that_froze_objects_itself_as_it_was(tmp_path):
+    import gc
+    store = make_store(tmp_path / "s")
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        list(store.apply([add_env(f"Episode {i}", None, f"tx-{i}", kind="episode") for i in range(5)], batch_size=2))
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 300, 1000, 10**9])
+@pytest.mark.parametrize("kept", [0, 1, 2, 3])
+def test_cutting_a_short_last_group_reads_from_the_end_and_cuts_what_a_whole_read_cuts(tmp_path, chunk, kept):
+    """``cut_incomplete_group`` reads the shard's tail only (issue 14: every append read the whole
+    last shard); wherever its chunk ends, it cuts exactly the group cut short, and nothing else."""
+    from memory.jsonio import canonical_bytes
+    from memory.store import cut_incomplete_group
+    from memory.store.log import _last_lines
+
+    def line(tx: str, group: int, n: int) -> bytes:
+        return canonical_bytes({"id": f"r-{tx}-{n}", "pad": "x" * (n * 37 % 90),
+                                "transition": {"transaction_id": tx, "group_size": group}}) + b"\n"
+    whole = line("a", 1, 0) + line("b", 3, 0) + line("b", 3, 1) + line("b", 3, 2) + line("c", 2, 0) + line("c", 2, 1)
+    last = b"".join(line("d", 4, n) for n in range(kept))
+    path = tmp_path / "000001.jsonl"
+    path.write_bytes(whole + last)
+    assert cut_incomplete_group(path, chunk=chunk) == (len(last) if kept else 0)
+    assert path.read_bytes() == whole
+    ends = [i + 1 for i, byte in enumerate(whole) if byte == ord("\n")]
+    for size in ends:
+        offset, lines = _last_lines(path, size, chunk)
+        assert offset in [0] + ends and lines and b"".join(lines) == whole[offset:size]
+        assert lines == whole[:size].splitlines(keepends=True)[-len(lines):]
+
+
+def test_the_manifest_kept_by_a_running_hash_is_the_hash_of_the_files(tmp_path):
+    """The writer hashes only what it appended to the last shard (issue 14); the manifest must still
+    say exactly what the files hold: across shard rollovers, and after another writer appended."""
+    import hashlib
+    from memory.store.manifest import manifest_shards
+    store = make_store(tmp_path / "s")
+    store.shard_max_bytes = 4000
+    other = reopen(store)
+    for i in range(40):
+        writer = other if i % 7 == 3 else store
+        assert writer.mutate(add_env(f"Episode number {i} " + "x" * (i * 13 % 200), None, f"tx-{i}",
+                                     kind="episode"))["status"] == "applied"
+        directory = store.scope_dir(scope())
+        listed = manifest_shards(directory)
+        actual = {p.name: {"bytes": len(p.read_bytes()), "lines": p.read_bytes().count(b"\n"),
+                           "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in store.shard_paths(scope())}
+        assert listed == actual
+    assert len(store.shard_paths(scope())) > 3

@@ -550,7 +550,12 @@ def _scope_scale(report: dict) -> list[str]:
     if apply:
         lines += ["", f"Apply: {apply['envelopes']} envelopes into one scope at batch size {apply['batch_size']}: "
                       f"{apply['envelopes_per_second']}/s overall, {apply['first_20pct_per_second']}/s on the first "
-                      f"20%, {apply['last_20pct_per_second']}/s on the last 20%."]
+                      f"20%, {apply['last_20pct_per_second']}/s on the last 20%"
+                      + (f"; {apply['cpu_seconds']} s of CPU = {apply['envelopes_per_cpu_second']} envelopes per CPU "
+                         f"second ({apply.get('first_20pct_per_cpu_second')} on the first 20%, "
+                         f"{apply.get('last_20pct_per_cpu_second')} on the last 20%; load average "
+                         f"{apply['loadavg_1m'][0]} before, {apply['loadavg_1m'][1]} after)"
+                         if "cpu_seconds" in apply else "") + "."]
     if clients:
         lines += ["", f"Clients: {clients['clients']} clients adding to {clients['clients']} users through one "
                       f"`memory serve`: {clients['messages']} messages in {clients['seconds']} s = "

@@ -232,40 +232,63 @@ def heal_torn_tail(path: Path) -> int:
         return size - keep
 
 
-def cut_incomplete_group(path: Path, settled: frozenset = frozenset()) -> int:
+def cut_incomplete_group(path: Path, settled: frozenset = frozenset(), *, chunk: int = 64 * 1024) -> int:
     """Truncate a trailing transaction group cut short by a crash; returns the bytes cut.
 
     Such a group was never acknowledged. Left in place, the next append would bury it
     mid-log, where readers no longer recognise it as a torn tail and would read it as data.
-    """
+
+    Only the shard's last ``chunk`` bytes are read, more when the last group reaches further
+    back (every append calls this: reading the whole shard made a write cost O(shard))."""
     path = Path(path)
-    if not path.exists():
-        return 0
-    data = path.read_bytes()
-    lines = data.splitlines(keepends=True)
-    # only the last group is parsed (every append calls this: parsing the whole shard made a
-    # batch cost O(shard)); the line before it tells where the group starts
-    group: list[dict] = []
-    start = len(lines)
     try:
-        while start > 0:
-            revision = loads_trusted(lines[start - 1])
-            tx = revision["transition"]["transaction_id"]
-            if group and tx != group[0]["transition"]["transaction_id"]:
-                break
-            group.insert(0, revision)
-            start -= 1
-    except ValueError:
-        return 0  # a corrupt complete line is tampering: doctor reports it, nothing is cut
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        return 0
+    while True:
+        offset, lines = _last_lines(path, size, chunk)
+        # only the last group is parsed; the line before it tells where the group starts
+        group: list[dict] = []
+        start = len(lines)
+        try:
+            while start > 0:
+                revision = loads_trusted(lines[start - 1])
+                tx = revision["transition"]["transaction_id"]
+                if group and tx != group[0]["transition"]["transaction_id"]:
+                    break
+                group.insert(0, revision)
+                start -= 1
+        except ValueError:
+            return 0  # a corrupt complete line is tampering: doctor reports it, nothing is cut
+        if start > 0 or offset == 0:
+            break
+        chunk *= 4   # the group may begin before what was read
     if not group or group[0]["transition"]["transaction_id"] in settled \
             or len(group) >= group[0]["transition"].get("group_size", 1):
         return 0
-    keep = sum(len(line) for line in lines[:start])
+    keep = offset + sum(len(line) for line in lines[:start])
     with open(path, "r+b") as handle:
         handle.truncate(keep)
         handle.flush()
         os.fsync(handle.fileno())
-    return len(data) - keep
+    return size - keep
+
+
+def _last_lines(path: Path, size: int, chunk: int) -> tuple[int, list[bytes]]:
+    """(where the first returned line starts, the lines of the shard's last ``chunk`` bytes or so,
+    from a line start on, with their line ends), as ``splitlines(keepends=True)`` of the whole file
+    would give them."""
+    if size <= chunk:
+        with open(path, "rb") as handle:
+            return 0, handle.read(size).splitlines(keepends=True)
+    with open(path, "rb") as handle:
+        handle.seek(size - chunk - 1)
+        data = handle.read(chunk + 1)
+    # a line starts after every LF (the byte before the chunk included); not the shard's last byte
+    first = data.find(b"\n", 0, len(data) - 1) + 1
+    if first == 0:
+        return _last_lines(path, size, size)   # one line longer than the chunk: read it all
+    return size - chunk - 1 + first, data[first:].splitlines(keepends=True)
 
 
 def heal_tail(scope_dir: Path) -> int:
