@@ -33,7 +33,7 @@ from . import envelope_builder
 from .clock import clock_from_env, option_instant
 from .credentials import credential_kinds
 from .envelope_builder import user_scope
-from .errors import InputError, MemoryStoreError, RefusedError, StoreError, UsageError
+from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError, UsageError
 from .jsonio import canonical_bytes, loads_strict, nfc
 from .paths import config_dir, store_root
 from .store import PostgresStore, Store, is_url, result_for
@@ -70,6 +70,14 @@ class MutationResult:
     @property
     def code(self) -> str | None:
         return self.error["code"] if self.error else None
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit status for this result: 0, 5 refused, or 6 when the record it names is
+        absent or in another scope (one answer for both, as ``get`` gives: an id cannot be probed)."""
+        if not self.refused:
+            return 0
+        return NotFoundError.exit_code if self.code == NotFoundError.code else RefusedError.exit_code
 
     @classmethod
     def from_json(cls, data: dict) -> "MutationResult":

@@ -143,7 +143,8 @@ def mutate(ctx, source, as_json):
     \b
     Example:
       echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json
-    Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5.
+    Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5, or 6 when
+    the record it names is not in the target scope (record_not_found).
     """
     store = _open_store(ctx)
     # one byte past the cap is enough to refuse: a huge stdin is never read whole
@@ -257,8 +258,8 @@ def _verb(ctx, as_json: bool, verb, *args, tx=None, reason=None, **options) -> N
 
 def _print_result(result, as_json: bool) -> None:
     _emit(result.to_json(), as_json, _result_text)
-    if result.refused:
-        sys.exit(5)
+    if result.refused:  # 5, or 6 when the record named is not the caller's: as `memory get` says
+        sys.exit(result.exit_code)
 
 
 tx_option = click.option("--tx", default=None, help="Transaction id (default: a fresh one).")
