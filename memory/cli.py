@@ -95,7 +95,50 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 user_option = click.option("--user", "-u", required=True, help="The caller's scope: user:<USER>.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _asks_for_json(args) -> bool:
+    """Whether a command line asks for --json (before any ``--``), read before click parses it."""
+    args = [str(arg) for arg in args or ()]
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
+class _JsonUsageError(click.UsageError):
+    """A usage error under --json: the one JSON error object every other error is, on stdout."""
+
+    def show(self, file=None) -> None:
+        from .jsonio import dumps_text
+        where = f" (see: {self.ctx.command_path} --help)" if self.ctx is not None else ""
+        click.echo(dumps_text({"error": {"code": "usage_error", "message": self.format_message() + where}}))
+
+
+def _json_usage_error(exc: click.UsageError, as_json: bool) -> click.UsageError:
+    if not as_json or isinstance(exc, (_JsonUsageError, click.exceptions.NoArgsIsHelpError)):
+        return exc
+    converted = _JsonUsageError(exc.format_message(), exc.ctx)
+    converted.exit_code = exc.exit_code
+    return converted
+
+
+class _Cli(click.Group):
+    """The root group. Click reports an unknown option, a missing argument or a bad choice as
+    text before any command runs; with --json on the line it is a JSON error object instead."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        as_json = _asks_for_json(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _json_usage_error(exc, as_json) from None
+        ctx.meta["memory.as_json"] = as_json
+        return ctx
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:  # the subcommand's own options and arguments
+            raise _json_usage_error(exc, ctx.meta.get("memory.as_json", False)) from None
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store", type=click.Path(file_okay=False), default=None,
               help="Store folder, or a postgresql:// URL for the PostgreSQL backend "
                    "(default: $MEMORY_STORE, else ./data).")
