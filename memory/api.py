@@ -21,6 +21,7 @@ turns into exit statuses. docs/AGENTS.md is the guide.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -41,7 +42,7 @@ from .store import PostgresStore, Store, is_url, result_for
 __all__ = ["version", "open_store", "init", "user_scope",
            "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
            "mutate", "apply", "add_conversation", "query", "search", "get", "history", "review_list",
-           "export", "import_dataset", "restore", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
+           "export", "import_dataset", "restore", "restore_into", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
            "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
            "MutationResult", "QueryResult", "Evidence", "Exported"]
 
@@ -533,9 +534,58 @@ def export(store: Store, user: str, *, active_only: bool = False, fmt: str = "js
 
 
 def restore(store: Store, path: str | os.PathLike) -> dict:
-    """``memory import jsonl``: restore an export after verifying every hash and chain."""
+    """Restore an export into ``store`` after verifying every hash and chain."""
     from .portability import restore_file
     return restore_file(store, Path(path))
+
+
+def restore_into(location: str | os.PathLike | None, path: str | os.PathLike) -> dict:
+    """``memory import jsonl``: restore an export into the store at ``location`` (as ``open_store``
+    reads it), creating a folder store when there is none. A failure writes nothing: the file is
+    read and its framing checked before any store is made, and a folder store this call made is
+    removed again when the restore fails or is interrupted (an existing store is only written
+    after the whole export is verified)."""
+    from .portability import read_export, restore as restore_export
+    export = read_export(Path(path))
+    with _store_removed_on_failure(location) as store:
+        return restore_export(store, export)
+
+
+@contextlib.contextmanager
+def _store_removed_on_failure(location):
+    """The store at ``location``, created when absent; what the creation made is removed again
+    when the block fails. A PostgreSQL store is only opened (its tables are the database's)."""
+    import shutil
+    chosen = str(location) if location is not None else os.environ.get("MEMORY_STORE")
+    try:
+        existing = open_store(chosen)
+    except StoreError as exc:
+        if is_url(chosen) or exc.code != "store_not_found":
+            raise
+        existing = None
+    if existing is not None:
+        yield existing
+        return
+    root = Path(store_root(chosen)).absolute()
+    made = _topmost_missing(root)  # the first folder this call creates, or None when root exists
+    present = None if made is not None else set(os.listdir(root))
+    try:
+        yield open_store(root, create=True)
+    except BaseException:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        else:
+            for name in set(os.listdir(root)) - present:
+                entry = root / name
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+        raise
+
+
+def _topmost_missing(path: Path) -> Path | None:
+    missing = None
+    while not path.exists():
+        missing, path = path, path.parent
+    return missing
 
 
 def copy(source: Store, target: Store, *, progress=None) -> dict:

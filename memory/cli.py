@@ -624,7 +624,7 @@ def import_command(ctx, dataset, path, as_json):
     LoCoMo scopes are user:<sample_id>; LongMemEval scopes user:<question_id>.
     """
     if dataset == "jsonl":
-        summary = api.restore(_open_store(ctx, create=True), path)
+        summary = api.restore_into(ctx.obj.get("store"), path)  # a failed restore leaves no new store
         _emit(summary, as_json, lambda s: f"{s['status']}: {s['records']} record(s), {s['revisions']} revision(s) "
               f"({s['appended']} appended), {s['audit_rows']} erasure audit row(s)")
         return
