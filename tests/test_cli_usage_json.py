@@ -45,3 +45,16 @@ def test_without_json_a_usage_error_stays_clicks_text(args, says):
 def test_json_after_a_double_dash_is_an_argument_not_the_flag():
     result = CliRunner().invoke(main, ["query", "--", "--json"])
     assert result.exit_code == 2 and result.stderr.startswith("Usage: ")
+
+
+def test_python_dash_m_memory_runs_the_cli(tmp_path):
+    """The ground rules and the docs say `python -m memory ...`; the package had no __main__."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    done = subprocess.run([sys.executable, "-m", "memory", "query", "--json"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == "usage_error"
