@@ -34,7 +34,8 @@ from . import envelope_builder
 from .clock import clock_from_env, option_instant
 from .credentials import credential_kinds
 from .envelope_builder import user_scope
-from .errors import InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError, UsageError
+from .errors import (DatasetError, InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError,
+                     UsageError)
 from .jsonio import canonical_bytes, loads_strict, nfc
 from .paths import config_dir, store_root
 from .store import PostgresStore, Store, is_url, result_for
@@ -524,6 +525,8 @@ def export(store: Store, user: str, *, active_only: bool = False, fmt: str = "js
     written atomically to ``output`` when given."""
     from .jsonio import atomic_write
     from .portability import collect, render
+    if output is not None and Path(output).is_dir():
+        raise UsageError(f"{output} is a folder: name the file to write", code="output_is_folder")
     exported = collect(store, user_scope(user), active_only=active_only)
     data = render(exported, fmt)
     summary = exported.end()
@@ -661,8 +664,15 @@ def where(path: str | os.PathLike | None = None) -> dict:
 def benchmark_gold(case_paths=(), gates_path: str | os.PathLike | None = None, *, progress=None) -> dict:
     """``memory benchmark gold``: every gold case in a fresh store, then the hard gates
     (``report["gates"] = {"passed", "failed"}``)."""
-    from .benchmark.gold import case_files, check_gates, load_cases, load_gates, run_gold
-    cases = load_cases(case_files(case_paths or None))
+    from .benchmark.gold import DEFAULT_CASES_DIR, case_files, check_gates, load_cases, load_gates, run_gold
+    if not case_paths and not DEFAULT_CASES_DIR.is_dir():
+        raise DatasetError("the gold cases ship with the source checkout (benchmarks/gold/), not with the "
+                           "installed package: pass --cases FILE_OR_FOLDER", code="gold_cases_missing")
+    files = case_files(case_paths or None)
+    cases = load_cases(files) if files else []  # (load_cases reads no list as "the default folder")
+    if not cases:  # zero cases would "fail" every gate as not measured: say what is wrong instead
+        raise DatasetError("no gold cases found in " + ", ".join(map(str, case_paths or [DEFAULT_CASES_DIR])),
+                           code="gold_cases_empty")
     report = run_gold(cases, progress=progress)
     failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
     report["gates"] = {"passed": not failed, "failed": failed}

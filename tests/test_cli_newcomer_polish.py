@@ -1,0 +1,39 @@
+"""What a newcomer met with a fresh install: each message says what to do, with the documented exit."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from memory.benchmark import gold
+from memory.cli import main
+
+
+def cli(*args):
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else None
+
+
+def test_gold_with_an_empty_cases_file_is_a_dataset_error_not_ten_unmeasured_gates(tmp_path):
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("")
+    code, out = cli("benchmark", "gold", "--cases", str(empty), "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_empty"
+    (tmp_path / "folder").mkdir()
+    code, out = cli("benchmark", "gold", "--cases", str(tmp_path / "folder"), "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_empty"
+
+
+def test_gold_from_an_installed_package_says_to_pass_cases(tmp_path, monkeypatch):
+    monkeypatch.setattr(gold, "DEFAULT_CASES_DIR", tmp_path / "site-packages" / "benchmarks" / "gold")
+    code, out = cli("benchmark", "gold", "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_missing"
+    assert "--cases" in out["error"]["message"]
+
+
+def test_export_to_a_folder_is_a_usage_error_and_writes_nothing_there(store, tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    code, out = cli("export", "--user", "alice", "-o", str(folder), "--json")
+    assert code == 2 and out["error"]["code"] == "output_is_folder"
+    assert list(folder.iterdir()) == []
