@@ -37,3 +37,14 @@ def test_export_to_a_folder_is_a_usage_error_and_writes_nothing_there(store, tmp
     code, out = cli("export", "--user", "alice", "-o", str(folder), "--json")
     assert code == 2 and out["error"]["code"] == "output_is_folder"
     assert list(folder.iterdir()) == []
+
+
+SCOPED = [("get", "mem_x"), ("history", "mem_x"), ("retire", "mem_x"), ("add", "x", "--key", "user.a"),
+          ("export",), ("review", "list"), ("build",), ("query", "where?")]
+
+
+def test_an_empty_user_is_one_code_with_one_exit_status_for_every_verb(store):
+    """scope_required exited 2 from query and 3 from every other verb."""
+    for args in SCOPED:
+        code, out = cli(*args, "--user", " ", "--json")
+        assert (code, out["error"]["code"]) == (2, "scope_required"), args
