@@ -617,7 +617,10 @@ def copy(source: Store, target: Store, *, progress=None) -> dict:
 def load_dataset(dataset: str, path: str | os.PathLike) -> list:
     """A public dataset file (``locomo`` or ``longmemeval``) as conversations or questions."""
     from .benchmark.runner import load_dataset as load
-    return load(dataset, Path(path))
+    items = load(dataset, Path(path))
+    if not items:
+        raise DatasetError(f"{Path(path).name}: the {dataset} file holds no items", code="dataset_empty")
+    return items
 
 
 def import_dataset(store: Store, items: list, *, progress=None) -> dict:
@@ -686,6 +689,9 @@ def benchmark_dataset(dataset: str, path: str | os.PathLike, *, limit: int | Non
     from .benchmark.gold import check_gates, load_gates
     from .benchmark.runner import run_dataset
     report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress)
+    if not report["questions"]:  # every gate would "fail" as not measured: say what is wrong instead
+        raise DatasetError(f"{Path(path).name}: the {dataset} file holds no questions"
+                           + (f" in the {half} half" if half != "all" else ""), code="dataset_empty")
     failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
     report["gates"] = {"passed": not failed, "failed": failed}
     return report

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from memory.benchmark import gold
@@ -48,3 +50,14 @@ def test_an_empty_user_is_one_code_with_one_exit_status_for_every_verb(store):
     for args in SCOPED:
         code, out = cli(*args, "--user", " ", "--json")
         assert (code, out["error"]["code"]) == (2, "scope_required"), args
+
+
+@pytest.mark.parametrize("command", [("import", "locomo"), ("import", "longmemeval"),
+                                     ("benchmark", "locomo"), ("benchmark", "longmemeval")])
+def test_a_dataset_file_with_no_items_is_a_dataset_error_and_makes_no_store(tmp_path, command):
+    """An empty list imported nothing with exit 0 (creating a store), or failed every gate as not measured."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    code, out = cli("--store", str(tmp_path / "new-store"), *command, str(empty), "--json")
+    assert code == 8 and out["error"]["code"] == "dataset_empty"
+    assert not (tmp_path / "new-store").exists()
