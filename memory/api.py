@@ -560,10 +560,13 @@ def _store_removed_on_failure(location):
     when the block fails. A PostgreSQL store is only opened (its tables are the database's)."""
     import shutil
     chosen = str(location) if location is not None else os.environ.get("MEMORY_STORE")
+    if is_url(chosen):  # creating runs the migrations: tables of the database, never dropped here
+        yield open_store(chosen, create=True)
+        return
     try:
         existing = open_store(chosen)
     except StoreError as exc:
-        if is_url(chosen) or exc.code != "store_not_found":
+        if exc.code != "store_not_found":
             raise
         existing = None
     if existing is not None:
