@@ -113,7 +113,11 @@ class _JsonUsageError(click.UsageError):
 def _json_usage_error(exc: click.UsageError, as_json: bool) -> click.UsageError:
     if not as_json or isinstance(exc, (_JsonUsageError, click.exceptions.NoArgsIsHelpError)):
         return exc
-    converted = _JsonUsageError(exc.format_message(), exc.ctx)
+    message = exc.format_message()
+    if message.startswith("Got unexpected extra argument"):  # an unquoted statement: do not echo it
+        message = "got unexpected extra arguments (not shown: they may be memory text); quote a statement " \
+                  "or a query that has spaces"
+    converted = _JsonUsageError(message, exc.ctx)
     converted.exit_code = exc.exit_code
     return converted
 

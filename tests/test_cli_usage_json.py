@@ -58,3 +58,11 @@ def test_python_dash_m_memory_runs_the_cli(tmp_path):
     done = subprocess.run([sys.executable, "-m", "memory", "query", "--json"], capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=60)
     assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == "usage_error"
+
+
+def test_an_unquoted_statement_is_a_usage_error_that_does_not_echo_it():
+    """The commonest slip: click's message would quote the stray words, i.e. the memory text."""
+    result = CliRunner().invoke(main, ["add", "The", "user", "lives", "in", "Paris.", "--user", "u", "--json"])
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "usage_error" and "quote" in error["message"] and "Paris" not in result.output
