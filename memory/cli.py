@@ -6,7 +6,7 @@ this file to hold it to that). Exit codes (one table, applied in ``_run``):
 names the exception type, ``MEMORY_DEBUG=1`` shows the traceback); 2 usage;
 3 bad input; 4 bad policy; 5 refused; 6 not found; 7 store problem (doctor found
 problems); 8 bad dataset; 9 remote planner; 10 a benchmark gate failed;
-130 interrupted (Ctrl-C), after saying how far the command got.
+130 interrupted (Ctrl-C), after saying how far the command got; 141 the output was closed.
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ atexit.register(gc.freeze)
 
 INTERNAL_ERROR_EXIT = 1
 INTERRUPTED_EXIT = 128 + 2  # the shell's convention for SIGINT
+PIPE_CLOSED_EXIT = 128 + 13  # ... and for SIGPIPE: the reader of the output went away (`| head`)
 
 
 # -- plumbing ----------------------------------------------------------------
@@ -75,6 +76,11 @@ def _run(as_json_param: str = "as_json"):
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)
                 sys.exit(INTERRUPTED_EXIT)
+            except BrokenPipeError:
+                _stop_writing_stdout()
+                if _PROGRESS.label is not None:  # a long command stopped half-way: say how far
+                    click.echo(f"stopped, the output was closed: {_PROGRESS.said()}", err=True)
+                sys.exit(PIPE_CLOSED_EXIT)
             except (click.exceptions.Exit, click.ClickException, SystemExit):
                 raise
             except Exception as exc:  # never a traceback, never content: the type names the fault
@@ -89,6 +95,18 @@ def _run(as_json_param: str = "as_json"):
                 sys.exit(INTERNAL_ERROR_EXIT)
         return wrapper
     return decorate
+
+
+def _stop_writing_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush does not fail again."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (click's test runner)
+        pass
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSONL for streams).")

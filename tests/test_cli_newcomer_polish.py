@@ -61,3 +61,33 @@ def test_a_dataset_file_with_no_items_is_a_dataset_error_and_makes_no_store(tmp_
     code, out = cli("--store", str(tmp_path / "new-store"), *command, str(empty), "--json")
     assert code == 8 and out["error"]["code"] == "dataset_empty"
     assert not (tmp_path / "new-store").exists()
+
+
+def test_a_closed_output_pipe_is_not_an_internal_error(store, monkeypatch):
+    def closed(store):
+        raise BrokenPipeError(32, "Broken pipe")
+    monkeypatch.setattr("memory.api.stats", closed)
+    result = CliRunner().invoke(main, ["stats", "--json"])
+    assert result.exit_code == 141
+    assert "internal" not in result.output
+
+
+def test_apply_piped_into_head_stops_quietly_and_says_how_far_it_got(store, tmp_path):
+    """`memory apply FILE | head -1` printed "internal error (BrokenPipeError)" and exited 1."""
+    import subprocess
+    import sys
+
+    from helpers import NOW, add_env, cli_env
+    from memory.paths import PROJECT_ROOT
+    path = tmp_path / "envelopes.jsonl"
+    path.write_text("".join(json.dumps(add_env(f"Fact {i}.", f"user.fact_{i}", f"tx-{i}")) + "\n"
+                            for i in range(3000)))
+    process = subprocess.Popen([sys.executable, "-m", "memory", "--store", str(store.root), "apply", str(path),
+                                "--batch-size", "1"], cwd=str(PROJECT_ROOT), env=cli_env(NOW),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(process.stdout.readline())["status"] == "applied"
+    process.stdout.close()                      # what `head -1` does after its line
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141, stderr
+    assert "stopped, the output was closed: envelopes applied: " in stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr and "Exception ignored" not in stderr
