@@ -207,7 +207,11 @@ def mutate(ctx, source, as_json):
 
     \b
     Example:
-      echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json
+      echo '{"schema_version": "memory.envelope.v1", "transaction_id": "tx-1", "operation": "add",
+        "actor": {"type": "user_via_agent", "id": "me"}, "source": {"type": "explicit_user"},
+        "target": {"memory_key": "user.home_city", "scope": {"type": "user", "key": "me"}},
+        "payload": {"kind": "fact", "statement": "The user lives in Berlin."}}' | memory mutate --json
+    Every field and operation: docs/AGENTS.md.
     Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5, or 6 when
     the record it names is not in the target scope (record_not_found).
     """

@@ -91,3 +91,20 @@ def test_apply_piped_into_head_stops_quietly_and_says_how_far_it_got(store, tmp_
     assert process.wait(timeout=120) == 141, stderr
     assert "stopped, the output was closed: envelopes applied: " in stderr
     assert "Traceback" not in stderr and "internal error" not in stderr and "Exception ignored" not in stderr
+
+
+def test_the_mutate_help_example_runs_as_printed(store, tmp_path):
+    """The example was `echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json`."""
+    import subprocess
+    import sys
+
+    from helpers import NOW, cli_env
+    from memory.paths import PROJECT_ROOT
+    help_text = CliRunner().invoke(main, ["mutate", "--help"]).output
+    lines = help_text.split("Example:\n", 1)[1].splitlines()
+    example = "\n".join(lines[:next(i for i, line in enumerate(lines) if "| memory mutate" in line) + 1])
+    command = example.replace("| memory mutate", f"| {sys.executable} -m memory --store {store.root} mutate")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=str(PROJECT_ROOT),
+                          env=cli_env(NOW), timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["status"] == "applied"
