@@ -227,8 +227,8 @@ def _read_source(source: str, limit: int = -1) -> bytes:
     try:
         with open(source, "rb") as handle:
             return handle.read(limit)
-    except OSError:
-        raise InputError(f"cannot read {source}", code="file_not_found") from None
+    except OSError as exc:  # the reason, not only the name: a folder or a permission reads as "not found" else
+        raise InputError(f"cannot read {source}: {exc.strerror or 'unreadable'}", code="file_not_found") from None
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

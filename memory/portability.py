@@ -313,8 +313,8 @@ def read_export(path: Path) -> Export:
     """The export file at ``path``, its framing and end line checked (``parse``)."""
     try:
         data = Path(path).read_bytes()
-    except OSError:
-        raise InputError(f"cannot read {path}", code="file_not_found") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or 'unreadable'}", code="file_not_found") from None
     return parse(data)
 
 

@@ -108,3 +108,10 @@ def test_the_mutate_help_example_runs_as_printed(store, tmp_path):
                           env=cli_env(NOW), timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["status"] == "applied"
+
+
+def test_a_folder_given_as_a_file_says_so(store, tmp_path):
+    code, out = cli("apply", str(tmp_path), "--json")
+    assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
+    code, out = cli("mutate", "--envelope", str(tmp_path), "--json")
+    assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
