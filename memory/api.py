@@ -192,6 +192,7 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     if clock is None:
         clock = clock_from_env()
     chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    _refuse_foreign_url(chosen)
     if is_url(chosen):
         # a postgresql:// URL: the PostgreSQL backend (docs/POSTGRES.md); ``create`` runs the migrations
         opener = PostgresStore.create if create else PostgresStore.open
@@ -199,6 +200,18 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     root = store_root(chosen)
     factory = Store.create if create else Store.open
     return factory(Path(root), clock=clock, config=Path(config) if config is not None else None)
+
+
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _refuse_foreign_url(chosen: str | None) -> None:
+    """A URL of another kind (mysql://, sqlite://) is not a folder name to create: say so, naming
+    only its scheme (a URL may hold a password)."""
+    scheme = _URL_SCHEME.match(chosen or "")
+    if scheme and not is_url(chosen):
+        raise UsageError(f"a store is a folder or a postgresql:// URL, not a {scheme.group(1)}:// URL",
+                         code="store_url_unsupported")
 
 
 def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False) -> dict:

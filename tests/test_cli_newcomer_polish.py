@@ -115,3 +115,13 @@ def test_a_folder_given_as_a_file_says_so(store, tmp_path):
     assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
     code, out = cli("mutate", "--envelope", str(tmp_path), "--json")
     assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
+
+
+def test_a_store_url_of_another_kind_is_refused_without_echoing_it(tmp_path, monkeypatch):
+    """`--store mysql://u:pw@host/db init` made a folder named 'mysql:' and said 'no store at mysql:/...'."""
+    monkeypatch.chdir(tmp_path)
+    for args in (("init",), ("query", "where?", "--user", "u")):
+        code, out = cli("--store", "mysql://u:pw-4711@db/x", *args, "--json")
+        assert (code, out["error"]["code"]) == (2, "store_url_unsupported")
+        assert "pw-4711" not in out["error"]["message"] and "mysql://" in out["error"]["message"]
+    assert list(tmp_path.iterdir()) == []
