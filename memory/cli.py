@@ -79,7 +79,8 @@ def _run(as_json_param: str = "as_json"):
             except BrokenPipeError:
                 _stop_writing_stdout()
                 if _PROGRESS.label is not None:  # a long command stopped half-way: say how far
-                    click.echo(f"stopped, the output was closed: {_PROGRESS.said()}", err=True)
+                    with contextlib.suppress(OSError):  # (stderr may be the same closed pipe: 2>&1 | head)
+                        click.echo(f"stopped, the output was closed: {_PROGRESS.said()}", err=True)
                 sys.exit(PIPE_CLOSED_EXIT)
             except (click.exceptions.Exit, click.ClickException, SystemExit):
                 raise
