@@ -21,6 +21,7 @@ turns into exit statuses. docs/AGENTS.md is the guide.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -33,7 +34,8 @@ from . import envelope_builder
 from .clock import clock_from_env, option_instant
 from .credentials import credential_kinds
 from .envelope_builder import user_scope
-from .errors import InputError, MemoryStoreError, RefusedError, StoreError, UsageError
+from .errors import (DatasetError, InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError,
+                     UsageError)
 from .jsonio import canonical_bytes, loads_strict, nfc
 from .paths import config_dir, store_root
 from .store import PostgresStore, Store, is_url, result_for
@@ -41,7 +43,7 @@ from .store import PostgresStore, Store, is_url, result_for
 __all__ = ["version", "open_store", "init", "user_scope",
            "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
            "mutate", "apply", "add_conversation", "query", "search", "get", "history", "review_list",
-           "export", "import_dataset", "restore", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
+           "export", "import_dataset", "restore", "restore_into", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
            "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
            "MutationResult", "QueryResult", "Evidence", "Exported"]
 
@@ -70,6 +72,14 @@ class MutationResult:
     @property
     def code(self) -> str | None:
         return self.error["code"] if self.error else None
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit status for this result: 0, 5 refused, or 6 when the record it names is
+        absent or in another scope (one answer for both, as ``get`` gives: an id cannot be probed)."""
+        if not self.refused:
+            return 0
+        return NotFoundError.exit_code if self.code == NotFoundError.code else RefusedError.exit_code
 
     @classmethod
     def from_json(cls, data: dict) -> "MutationResult":
@@ -182,6 +192,7 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     if clock is None:
         clock = clock_from_env()
     chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    _refuse_foreign_url(chosen)
     if is_url(chosen):
         # a postgresql:// URL: the PostgreSQL backend (docs/POSTGRES.md); ``create`` runs the migrations
         opener = PostgresStore.create if create else PostgresStore.open
@@ -189,6 +200,18 @@ def open_store(path: str | os.PathLike | None = None, *, clock=None, create: boo
     root = store_root(chosen)
     factory = Store.create if create else Store.open
     return factory(Path(root), clock=clock, config=Path(config) if config is not None else None)
+
+
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _refuse_foreign_url(chosen: str | None) -> None:
+    """A URL of another kind (mysql://, sqlite://) is not a folder name to create: say so, naming
+    only its scheme (a URL may hold a password)."""
+    scheme = _URL_SCHEME.match(chosen or "")
+    if scheme and not is_url(chosen):
+        raise UsageError(f"a store is a folder or a postgresql:// URL, not a {scheme.group(1)}:// URL",
+                         code="store_url_unsupported")
 
 
 def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False) -> dict:
@@ -515,6 +538,8 @@ def export(store: Store, user: str, *, active_only: bool = False, fmt: str = "js
     written atomically to ``output`` when given."""
     from .jsonio import atomic_write
     from .portability import collect, render
+    if output is not None and Path(output).is_dir():
+        raise UsageError(f"{output} is a folder: name the file to write", code="output_is_folder")
     exported = collect(store, user_scope(user), active_only=active_only)
     data = render(exported, fmt)
     summary = exported.end()
@@ -525,9 +550,61 @@ def export(store: Store, user: str, *, active_only: bool = False, fmt: str = "js
 
 
 def restore(store: Store, path: str | os.PathLike) -> dict:
-    """``memory import jsonl``: restore an export after verifying every hash and chain."""
+    """Restore an export into ``store`` after verifying every hash and chain."""
     from .portability import restore_file
     return restore_file(store, Path(path))
+
+
+def restore_into(location: str | os.PathLike | None, path: str | os.PathLike) -> dict:
+    """``memory import jsonl``: restore an export into the store at ``location`` (as ``open_store``
+    reads it), creating a folder store when there is none. A failure writes nothing: the file is
+    read and its framing checked before any store is made, and a folder store this call made is
+    removed again when the restore fails or is interrupted (an existing store is only written
+    after the whole export is verified)."""
+    from .portability import read_export, restore as restore_export
+    export = read_export(Path(path))
+    with _store_removed_on_failure(location) as store:
+        return restore_export(store, export)
+
+
+@contextlib.contextmanager
+def _store_removed_on_failure(location):
+    """The store at ``location``, created when absent; what the creation made is removed again
+    when the block fails. A PostgreSQL store is only opened (its tables are the database's)."""
+    import shutil
+    chosen = str(location) if location is not None else os.environ.get("MEMORY_STORE")
+    if is_url(chosen):  # creating runs the migrations: tables of the database, never dropped here
+        yield open_store(chosen, create=True)
+        return
+    try:
+        existing = open_store(chosen)
+    except StoreError as exc:
+        if exc.code != "store_not_found":
+            raise
+        existing = None
+    if existing is not None:
+        yield existing
+        return
+    root = Path(store_root(chosen)).absolute()
+    made = _topmost_missing(root)  # the first folder this call creates, or None when root exists
+    present = None if made is not None else set(os.listdir(root))
+    try:
+        yield open_store(root, create=True)
+    except BaseException:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        else:
+            for name in set(os.listdir(root)) - present:
+                entry = root / name
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+        raise
+
+
+def _topmost_missing(path: Path) -> Path | None:
+    missing = None
+    while not path.exists():
+        missing, path = path, path.parent
+    return missing
 
 
 def copy(source: Store, target: Store, *, progress=None) -> dict:
@@ -556,7 +633,10 @@ def copy(source: Store, target: Store, *, progress=None) -> dict:
 def load_dataset(dataset: str, path: str | os.PathLike) -> list:
     """A public dataset file (``locomo`` or ``longmemeval``) as conversations or questions."""
     from .benchmark.runner import load_dataset as load
-    return load(dataset, Path(path))
+    items = load(dataset, Path(path))
+    if not items:
+        raise DatasetError(f"{Path(path).name}: the {dataset} file holds no items", code="dataset_empty")
+    return items
 
 
 def import_dataset(store: Store, items: list, *, progress=None) -> dict:
@@ -603,8 +683,15 @@ def where(path: str | os.PathLike | None = None) -> dict:
 def benchmark_gold(case_paths=(), gates_path: str | os.PathLike | None = None, *, progress=None) -> dict:
     """``memory benchmark gold``: every gold case in a fresh store, then the hard gates
     (``report["gates"] = {"passed", "failed"}``)."""
-    from .benchmark.gold import case_files, check_gates, load_cases, load_gates, run_gold
-    cases = load_cases(case_files(case_paths or None))
+    from .benchmark.gold import DEFAULT_CASES_DIR, case_files, check_gates, load_cases, load_gates, run_gold
+    if not case_paths and not DEFAULT_CASES_DIR.is_dir():
+        raise DatasetError("the gold cases ship with the source checkout (benchmarks/gold/), not with the "
+                           "installed package: pass --cases FILE_OR_FOLDER", code="gold_cases_missing")
+    files = case_files(case_paths or None)
+    cases = load_cases(files) if files else []  # (load_cases reads no list as "the default folder")
+    if not cases:  # zero cases would "fail" every gate as not measured: say what is wrong instead
+        raise DatasetError("no gold cases found in " + ", ".join(map(str, case_paths or [DEFAULT_CASES_DIR])),
+                           code="gold_cases_empty")
     report = run_gold(cases, progress=progress)
     failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
     report["gates"] = {"passed": not failed, "failed": failed}
@@ -618,6 +705,9 @@ def benchmark_dataset(dataset: str, path: str | os.PathLike, *, limit: int | Non
     from .benchmark.gold import check_gates, load_gates
     from .benchmark.runner import run_dataset
     report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress)
+    if not report["questions"]:  # every gate would "fail" as not measured: say what is wrong instead
+        raise DatasetError(f"{Path(path).name}: the {dataset} file holds no questions"
+                           + (f" in the {half} half" if half != "all" else ""), code="dataset_empty")
     failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
     report["gates"] = {"passed": not failed, "failed": failed}
     return report

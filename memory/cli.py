@@ -6,7 +6,7 @@ this file to hold it to that). Exit codes (one table, applied in ``_run``):
 names the exception type, ``MEMORY_DEBUG=1`` shows the traceback); 2 usage;
 3 bad input; 4 bad policy; 5 refused; 6 not found; 7 store problem (doctor found
 problems); 8 bad dataset; 9 remote planner; 10 a benchmark gate failed;
-130 interrupted (Ctrl-C), after saying how far the command got.
+130 interrupted (Ctrl-C), after saying how far the command got; 141 the output was closed.
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ atexit.register(gc.freeze)
 
 INTERNAL_ERROR_EXIT = 1
 INTERRUPTED_EXIT = 128 + 2  # the shell's convention for SIGINT
+PIPE_CLOSED_EXIT = 128 + 13  # ... and for SIGPIPE: the reader of the output went away (`| head`)
 
 
 # -- plumbing ----------------------------------------------------------------
@@ -75,6 +76,12 @@ def _run(as_json_param: str = "as_json"):
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)
                 sys.exit(INTERRUPTED_EXIT)
+            except BrokenPipeError:
+                _stop_writing_stdout()
+                if _PROGRESS.label is not None:  # a long command stopped half-way: say how far
+                    with contextlib.suppress(OSError):  # (stderr may be the same closed pipe: 2>&1 | head)
+                        click.echo(f"stopped, the output was closed: {_PROGRESS.said()}", err=True)
+                sys.exit(PIPE_CLOSED_EXIT)
             except (click.exceptions.Exit, click.ClickException, SystemExit):
                 raise
             except Exception as exc:  # never a traceback, never content: the type names the fault
@@ -91,11 +98,70 @@ def _run(as_json_param: str = "as_json"):
     return decorate
 
 
+def _stop_writing_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush does not fail again."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (click's test runner)
+        pass
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSONL for streams).")
 user_option = click.option("--user", "-u", required=True, help="The caller's scope: user:<USER>.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _asks_for_json(args) -> bool:
+    """Whether a command line asks for --json (before any ``--``), read before click parses it."""
+    args = [str(arg) for arg in args or ()]
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
+class _JsonUsageError(click.UsageError):
+    """A usage error under --json: the one JSON error object every other error is, on stdout."""
+
+    def show(self, file=None) -> None:
+        from .jsonio import dumps_text
+        where = f" (see: {self.ctx.command_path} --help)" if self.ctx is not None else ""
+        click.echo(dumps_text({"error": {"code": "usage_error", "message": self.format_message() + where}}))
+
+
+def _json_usage_error(exc: click.UsageError, as_json: bool) -> click.UsageError:
+    if not as_json or isinstance(exc, (_JsonUsageError, click.exceptions.NoArgsIsHelpError)):
+        return exc
+    message = exc.format_message()
+    if message.startswith("Got unexpected extra argument"):  # an unquoted statement: do not echo it
+        message = "got unexpected extra arguments (not shown: they may be memory text); quote a statement " \
+                  "or a query that has spaces"
+    converted = _JsonUsageError(message, exc.ctx)
+    converted.exit_code = exc.exit_code
+    return converted
+
+
+class _Cli(click.Group):
+    """The root group. Click reports an unknown option, a missing argument or a bad choice as
+    text before any command runs; with --json on the line it is a JSON error object instead."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        as_json = _asks_for_json(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _json_usage_error(exc, as_json) from None
+        ctx.meta["memory.as_json"] = as_json
+        return ctx
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:  # the subcommand's own options and arguments
+            raise _json_usage_error(exc, ctx.meta.get("memory.as_json", False)) from None
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store", type=click.Path(file_okay=False), default=None,
               help="Store folder, or a postgresql:// URL for the PostgreSQL backend "
                    "(default: $MEMORY_STORE, else ./data).")
@@ -142,8 +208,13 @@ def mutate(ctx, source, as_json):
 
     \b
     Example:
-      echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json
-    Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5.
+      echo '{"schema_version": "memory.envelope.v1", "transaction_id": "tx-1", "operation": "add",
+        "actor": {"type": "user_via_agent", "id": "me"}, "source": {"type": "explicit_user"},
+        "target": {"memory_key": "user.home_city", "scope": {"type": "user", "key": "me"}},
+        "payload": {"kind": "fact", "statement": "The user lives in Berlin."}}' | memory mutate --json
+    Every field and operation: docs/AGENTS.md.
+    Prints {"status": "applied|idempotent|refused", ...}; a refusal exits 5, or 6 when
+    the record it names is not in the target scope (record_not_found).
     """
     store = _open_store(ctx)
     # one byte past the cap is enough to refuse: a huge stdin is never read whole
@@ -157,8 +228,8 @@ def _read_source(source: str, limit: int = -1) -> bytes:
     try:
         with open(source, "rb") as handle:
             return handle.read(limit)
-    except OSError:
-        raise InputError(f"cannot read {source}", code="file_not_found") from None
+    except OSError as exc:  # the reason, not only the name: a folder or a permission reads as "not found" else
+        raise InputError(f"cannot read {source}: {exc.strerror or 'unreadable'}", code="file_not_found") from None
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -257,8 +328,8 @@ def _verb(ctx, as_json: bool, verb, *args, tx=None, reason=None, **options) -> N
 
 def _print_result(result, as_json: bool) -> None:
     _emit(result.to_json(), as_json, _result_text)
-    if result.refused:
-        sys.exit(5)
+    if result.refused:  # 5, or 6 when the record named is not the caller's: as `memory get` says
+        sys.exit(result.exit_code)
 
 
 tx_option = click.option("--tx", default=None, help="Transaction id (default: a fresh one).")
@@ -580,7 +651,7 @@ def import_command(ctx, dataset, path, as_json):
     LoCoMo scopes are user:<sample_id>; LongMemEval scopes user:<question_id>.
     """
     if dataset == "jsonl":
-        summary = api.restore(_open_store(ctx, create=True), path)
+        summary = api.restore_into(ctx.obj.get("store"), path)  # a failed restore leaves no new store
         _emit(summary, as_json, lambda s: f"{s['status']}: {s['records']} record(s), {s['revisions']} revision(s) "
               f"({s['appended']} appended), {s['audit_rows']} erasure audit row(s)")
         return

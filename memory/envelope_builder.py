@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import InputError
+from .errors import InputError, UsageError
 
 SCHEMA_VERSION = "memory.envelope.v1"
 
@@ -23,7 +23,8 @@ SCHEMA_VERSION = "memory.envelope.v1"
 def user_scope(user: str) -> dict:
     """Scope user:<user>, its key NFC-normalized; an empty or blank id is ``scope_required``."""
     if not isinstance(user, str) or not user.strip():
-        raise InputError("a scope needs a non-empty user", code="scope_required")
+        # a usage error (exit 2), as `memory query` has always said it: one code, one exit status
+        raise UsageError("a scope needs a non-empty user (--user)", code="scope_required")
     try:
         user.encode("utf-8")  # a shell argument that is not UTF-8 arrives with lone surrogates
     except UnicodeEncodeError:

@@ -5,7 +5,8 @@
     ├── InputError             exit 3     malformed input: JSON, UTF-8, schema, caps
     ├── PolicyError            exit 4     a policy file that fails to load or validate
     ├── RefusedError           exit 5     an envelope the mutation policy or lifecycle refuses
-    ├── NotFoundError          exit 6     a record outside the caller's scope or absent
+    ├── NotFoundError          exit 6     a record outside the caller's scope or absent (a mutation
+    │                                     naming one is refused with this code, and exits 6 too)
     ├── StoreError             exit 7     the store on disk: missing, locked, corrupt
     ├── DatasetError           exit 8     a benchmark or import file of the wrong shape
     ├── RemoteError            exit 9     the LLM planner's endpoint: no key, timeout, garbage

@@ -15,8 +15,9 @@ one text block holding exactly the JSON the matching CLI command prints with
     review_list  memory review list --user U --json
 
 A refused mutation is an ordinary answer (``"status": "refused"``); any other
-failure (an unknown record, a bad date) is a tool error whose text is the
-CLI's ``{"error": {"code", "message"}}``. Messages never echo memory content.
+failure (an unknown record, a bad date, a full disk, a bug) is a tool error whose
+text is the CLI's ``{"error": {"code", "message"}}``. Messages never echo memory
+content.
 """
 from __future__ import annotations
 
@@ -51,11 +52,18 @@ _ONE_AT_A_TIME = threading.Lock()  # the SDK runs tools in worker threads; a Sto
 
 
 def _guarded(work) -> CallToolResult:
+    """The tool's answer, or the CLI's error JSON. An I/O error is named as the CLI names it; any
+    other exception is an internal error named by its type only: the SDK would answer a bare
+    "Error executing tool" and log the exception's message, which may quote memory content."""
     try:
         with _ONE_AT_A_TIME:
             return _answer(work())
     except MemoryStoreError as exc:
         return _failure(exc)
+    except OSError as exc:
+        return _failure(MemoryStoreError.from_os_error(exc))
+    except Exception as exc:
+        return _failure(MemoryStoreError(f"internal error ({type(exc).__name__})", code="internal_error"))
 
 
 def build_server(store: api.Store, user: str) -> MCPServer:

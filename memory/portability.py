@@ -309,9 +309,14 @@ def restore(store: Store, export: Export) -> dict:
             "appended": len(missing), "audit_rows": len(export.audit)}
 
 
-def restore_file(store: Store, path: Path) -> dict:
+def read_export(path: Path) -> Export:
+    """The export file at ``path``, its framing and end line checked (``parse``)."""
     try:
         data = Path(path).read_bytes()
-    except OSError:
-        raise InputError(f"cannot read {path}", code="file_not_found") from None
-    return restore(store, parse(data))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or 'unreadable'}", code="file_not_found") from None
+    return parse(data)
+
+
+def restore_file(store: Store, path: Path) -> dict:
+    return restore(store, read_export(path))

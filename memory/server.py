@@ -22,11 +22,13 @@ text and tokens never reach a log.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import functools
 import hashlib
 import hmac
 import logging
 import logging.config
+import socket
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +52,9 @@ from .jsonio import dumps, loads_strict, read_json_file
 from .paths import SCHEMA_DIR
 from .store import Store
 
-LOG = logging.getLogger("memory.server")
+LOG = logging.getLogger("memory.server")          # the access log: method, path, status
+START_LOG = logging.getLogger("memory.serve")     # where it listens, once bound
+LISTEN_BACKLOG = 2048                             # uvicorn's default
 
 LOOPBACK_BIND = "127.0.0.1"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -589,8 +593,42 @@ LOG_CONFIG = {
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}},
     "loggers": {"uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
                 "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
-                "memory.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
+                "memory.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+                "memory.serve": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
 }
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port) and listening, made before anything says the server started.
+
+    A busy port, a privileged one or an address this machine does not have is a usage error
+    that names it (exit 2), never a traceback or a "started" line followed by a failure."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror:
+        raise UsageError(f"cannot listen on {host!r}: not an address or a known host name",
+                         code="address_invalid") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: restart past TIME_WAIT
+        sock.bind(address)
+        sock.listen(LISTEN_BACKLOG)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is in use by another process; pick another --port "
+                             "(--port 0 takes a free one)", code="port_in_use") from None
+        why = {errno.EACCES: "permission denied (ports below 1024 need privileges)",
+               errno.EADDRNOTAVAIL: "not an address of this machine"}.get(exc.errno, exc.strerror or "refused")
+        raise UsageError(f"cannot listen on {host} port {port}: {why}", code="cannot_listen") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if sock.family == socket.AF_INET6 else f"http://{host}:{port}"
 
 
 def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limits: Limits = Limits()) -> None:
@@ -599,12 +637,13 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
 
     logging.config.dictConfig(LOG_CONFIG)
     tokens = load_tokens(tokens_file) if tokens_file else None
-    bound = bind_host(host, tokens)
+    sock = listening_socket(bind_host(host, tokens), port)
     if tokens is None:
         LOG.warning("no --tokens file: every route is open, so the server listens on %s only "
-                    "and answers loopback host names only", bound)
+                    "and answers loopback host names only", sock.getsockname()[0])
     else:
         LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
     app = create_app(store, tokens=tokens, limits=limits)
-    uvicorn.Server(uvicorn.Config(app, host=bound, port=port, access_log=False, log_config=None,
-                                  lifespan="off", server_header=False, timeout_keep_alive=5)).run()
+    START_LOG.info("listening on %s (Ctrl-C stops)", _url(sock))
+    uvicorn.Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,
+                                  timeout_keep_alive=5)).run(sockets=[sock])

@@ -58,7 +58,7 @@ def test_the_readme_lists_every_exit_code_the_cli_uses():
     from memory.paths import PROJECT_ROOT
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     listed = readme.split("Exit codes:", 1)[1].split("\n\n", 1)[0]
-    for code in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130):
+    for code in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130, 141):
         assert f"{code} " in listed, code
 
 

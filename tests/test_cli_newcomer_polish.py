@@ -1,0 +1,127 @@
+"""What a newcomer met with a fresh install: each message says what to do, with the documented exit."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from click.testing import CliRunner
+
+from memory.benchmark import gold
+from memory.cli import main
+
+
+def cli(*args):
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else None
+
+
+def test_gold_with_an_empty_cases_file_is_a_dataset_error_not_ten_unmeasured_gates(tmp_path):
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("")
+    code, out = cli("benchmark", "gold", "--cases", str(empty), "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_empty"
+    (tmp_path / "folder").mkdir()
+    code, out = cli("benchmark", "gold", "--cases", str(tmp_path / "folder"), "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_empty"
+
+
+def test_gold_from_an_installed_package_says_to_pass_cases(tmp_path, monkeypatch):
+    monkeypatch.setattr(gold, "DEFAULT_CASES_DIR", tmp_path / "site-packages" / "benchmarks" / "gold")
+    code, out = cli("benchmark", "gold", "--json")
+    assert code == 8 and out["error"]["code"] == "gold_cases_missing"
+    assert "--cases" in out["error"]["message"]
+
+
+def test_export_to_a_folder_is_a_usage_error_and_writes_nothing_there(store, tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    code, out = cli("export", "--user", "alice", "-o", str(folder), "--json")
+    assert code == 2 and out["error"]["code"] == "output_is_folder"
+    assert list(folder.iterdir()) == []
+
+
+SCOPED = [("get", "mem_x"), ("history", "mem_x"), ("retire", "mem_x"), ("add", "x", "--key", "user.a"),
+          ("export",), ("review", "list"), ("build",), ("query", "where?")]
+
+
+def test_an_empty_user_is_one_code_with_one_exit_status_for_every_verb(store):
+    """scope_required exited 2 from query and 3 from every other verb."""
+    for args in SCOPED:
+        code, out = cli(*args, "--user", " ", "--json")
+        assert (code, out["error"]["code"]) == (2, "scope_required"), args
+
+
+@pytest.mark.parametrize("command", [("import", "locomo"), ("import", "longmemeval"),
+                                     ("benchmark", "locomo"), ("benchmark", "longmemeval")])
+def test_a_dataset_file_with_no_items_is_a_dataset_error_and_makes_no_store(tmp_path, command):
+    """An empty list imported nothing with exit 0 (creating a store), or failed every gate as not measured."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    code, out = cli("--store", str(tmp_path / "new-store"), *command, str(empty), "--json")
+    assert code == 8 and out["error"]["code"] == "dataset_empty"
+    assert not (tmp_path / "new-store").exists()
+
+
+def test_a_closed_output_pipe_is_not_an_internal_error(store, monkeypatch):
+    def closed(store):
+        raise BrokenPipeError(32, "Broken pipe")
+    monkeypatch.setattr("memory.api.stats", closed)
+    result = CliRunner().invoke(main, ["stats", "--json"])
+    assert result.exit_code == 141
+    assert "internal" not in result.output
+
+
+def test_apply_piped_into_head_stops_quietly_and_says_how_far_it_got(store, tmp_path):
+    """`memory apply FILE | head -1` printed "internal error (BrokenPipeError)" and exited 1."""
+    import subprocess
+    import sys
+
+    from helpers import NOW, add_env, cli_env
+    from memory.paths import PROJECT_ROOT
+    path = tmp_path / "envelopes.jsonl"
+    path.write_text("".join(json.dumps(add_env(f"Fact {i}.", f"user.fact_{i}", f"tx-{i}")) + "\n"
+                            for i in range(3000)))
+    process = subprocess.Popen([sys.executable, "-m", "memory", "--store", str(store.root), "apply", str(path),
+                                "--batch-size", "1"], cwd=str(PROJECT_ROOT), env=cli_env(NOW),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(process.stdout.readline())["status"] == "applied"
+    process.stdout.close()                      # what `head -1` does after its line
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141, stderr
+    assert "stopped, the output was closed: envelopes applied: " in stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr and "Exception ignored" not in stderr
+
+
+def test_the_mutate_help_example_runs_as_printed(store, tmp_path):
+    """The example was `echo '{"schema_version": "memory.envelope.v1", ...}' | memory mutate --json`."""
+    import subprocess
+    import sys
+
+    from helpers import NOW, cli_env
+    from memory.paths import PROJECT_ROOT
+    help_text = CliRunner().invoke(main, ["mutate", "--help"]).output
+    lines = help_text.split("Example:\n", 1)[1].splitlines()
+    example = "\n".join(lines[:next(i for i, line in enumerate(lines) if "| memory mutate" in line) + 1])
+    command = example.replace("| memory mutate", f"| {sys.executable} -m memory --store {store.root} mutate")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=str(PROJECT_ROOT),
+                          env=cli_env(NOW), timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["status"] == "applied"
+
+
+def test_a_folder_given_as_a_file_says_so(store, tmp_path):
+    code, out = cli("apply", str(tmp_path), "--json")
+    assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
+    code, out = cli("mutate", "--envelope", str(tmp_path), "--json")
+    assert code == 3 and out["error"]["message"] == f"cannot read {tmp_path}: Is a directory"
+
+
+def test_a_store_url_of_another_kind_is_refused_without_echoing_it(tmp_path, monkeypatch):
+    """`--store mysql://u:pw@host/db init` made a folder named 'mysql:' and said 'no store at mysql:/...'."""
+    monkeypatch.chdir(tmp_path)
+    for args in (("init",), ("query", "where?", "--user", "u")):
+        code, out = cli("--store", "mysql://u:pw-4711@db/x", *args, "--json")
+        assert (code, out["error"]["code"]) == (2, "store_url_unsupported")
+        assert "pw-4711" not in out["error"]["message"] and "mysql://" in out["error"]["message"]
+    assert list(tmp_path.iterdir()) == []
