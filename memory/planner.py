@@ -685,6 +685,25 @@ def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dic
     return ranking
 
 
+# a question that addresses the assistant or the conversation itself ("what did you
+# recommend?", "in our last chat"): about what both said, not the caller's own turns
+_SHARED_WORDS = re.compile(r"(?i)\b(?:we|we're|we've|us|our|ours)\b")
+
+
+def own_turns_ranking(space: SearchSpace, question: str, terms: list[str], caller: str, limit: int) -> list[str]:
+    """For a question about the caller ("What did I buy?", "How many bikes do I own?"), the
+    question searched over the caller's own turns: what the user said of themselves answers
+    it, not the assistant's long replies that reuse its words. The caller's turns are those
+    of the speaker named by the scope's key or the owner word ("user", as conversation
+    imports name the human side). None for a question that also addresses the other side
+    ("you", "our conversation"), in third person, or in a scope without such a speaker."""
+    if not _FIRST_PERSON_WORDS.search(question) or _SECOND_PERSON_WORDS.search(question) \
+            or _SHARED_WORDS.search(question):
+        return []
+    owners = {name for name in space.records_by_speaker() if name and (name.lower() in _OWNER_WORDS or name.lower() == caller.lower())}
+    return speaker_ranking(space, terms, owners, limit) if owners else []
+
+
 def question_date_terms(question: str, as_of: str) -> list[str]:
     """The days a question names relative to when it is asked, as date terms ("What did I buy
     10 days ago?" asked on 25 March 2023 -> 15 march 2023 wednesday): with ``date_field`` and
@@ -736,6 +755,13 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         if extra:
             rankings.append(search("feedback", terms + extra))
     fused = _rrf(rankings, k)
+    own_weight = settings.get("own_turns_weight", 0.0)   # 0: off
+    if own_weight > 0 and len(steps) < budget:
+        own = own_turns_ranking(space, question, terms, caller, per_search)
+        if own:
+            steps.append({"action": "search", "kind": "own_turns", "hits": len(own)})
+            for rank, record_id in enumerate(own, 1):
+                fused[record_id] += own_weight / (k + rank)
     if features("dense_search") and len(steps) < budget:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
