@@ -658,18 +658,68 @@ def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
     return fused
 
 
-def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, float]:
-    """Each session ranked by its best turn; every turn of it gets the session's RRF share.
+def _session_bonus(space: SearchSpace, record_ids: list[str], terms: list[str], k: int) -> dict[str, float]:
+    """Each record's share of its session's rank among the scope's sessions by BM25 over whole
+    sessions (``session_ranking``): 1 / (k + rank). A session that holds the question's terms
+    across its turns lifts all of them, the one turn that holds them all or not: the answer
+    often sits beside the turn that names the topic (measured against ranking sessions by their
+    best turn: benchmarks/reports/retrieval-ablation.md). A record with no session (a fact, a
+    preference) is a session of its own: otherwise every conversation turn would outrank every
+    fact by the bonus alone in a mixed scope."""
+    rank_of = {session: rank for rank, session in enumerate(session_ranking(space, terms, record_ids), 1)}
+    bonus = {}
+    for record_id in record_ids:
+        rank = rank_of.get(_session_of(space, record_id))
+        if rank is not None:
+            bonus[record_id] = 1.0 / (k + rank)
+    return bonus
 
-    A record with no session (a fact, a preference) is a session of its own: otherwise every
-    conversation turn would outrank every fact by the bonus alone in a mixed scope."""
-    session_rank: dict[str, int] = {}
-    for record_id in ranking:
-        session = space.records[record_id]["source"].get("session") or record_id
-        if session not in session_rank:
-            session_rank[session] = len(session_rank) + 1
-    return {record_id: 1.0 / (k + session_rank[space.records[record_id]["source"].get("session") or record_id])
-            for record_id in ranking}
+
+def _session_of(space: SearchSpace, record_id: str) -> str:
+    """The record's session, or its own id when it has none (kept: asked per candidate per query)."""
+    cache = space.memo("session_of")
+    found = cache.get(record_id)
+    if found is None:
+        found = cache[record_id] = (space.records[record_id].get("source") or {}).get("session") or record_id
+    return found
+
+
+def session_ranking(space: SearchSpace, terms: list[str], order: list[str] = (), k1: float = 1.2,
+                    b: float = 0.75) -> list[str]:
+    """The sessions holding a question term, best first, by BM25 over whole sessions: a term's
+    frequency in a session is the number of its turns that hold it (so one long turn that repeats
+    a word does not carry its session), a session's length its number of turns, and a term's
+    document frequency the number of sessions holding it. A record with no session is a session
+    of one turn. Sessions that tie (two facts holding the same question terms) keep the order of
+    their first record in ``order`` (the fused ranking so far), then first-seen order."""
+    counts_of = space.memo("session_term_counts")   # term -> {session: turns holding it}
+    sizes = space.memo("session_sizes")
+    if "" not in sizes:
+        in_sessions = 0
+        for session, ids in space.sessions.items():
+            sizes[session] = len(ids)
+            in_sessions += len(ids)
+        sizes[""] = len(space.sessions) + max(len(space.records) - in_sessions, 0)   # sessions, lone records too
+    n = max(sizes[""], 1)
+    average = max(len(space.records) / n, 1.0)
+    scored: Counter = Counter()
+    for term in dict.fromkeys(terms):
+        counts = counts_of.get(term)
+        if counts is None:
+            counts = Counter(_session_of(space, record_id) for record_id in space.index.scores([term])
+                             if record_id in space.records)
+            counts_of[term] = counts
+        if not counts:
+            continue
+        idf = math.log(1 + (n - len(counts) + 0.5) / (len(counts) + 0.5))
+        for session, count in counts.items():
+            norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
+            scored[session] += idf * count * (k1 + 1) / (count + norm)
+    first_at: dict[str, int] = {}
+    for at, record_id in enumerate(order):
+        first_at.setdefault(_session_of(space, record_id), at)
+    last = len(first_at)
+    return sorted(scored, key=lambda session: (-scored[session], first_at.get(session, last)))
 
 
 def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dict]) -> list[str]:
@@ -766,9 +816,11 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
             fused[record_id] += weight / (k + rank)
-    if features("session_fusion"):
-        for record_id, bonus in _session_bonus(space, first, k).items():
-            fused[record_id] += bonus
+    session_weight = settings.get("session_weight", 1.0)   # 0: off
+    if features("session_fusion") and session_weight > 0:
+        so_far = sorted(fused, key=fused.__getitem__, reverse=True)   # stable: ties in search order
+        for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
+            fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]

@@ -77,3 +77,28 @@ def test_the_callers_turns_are_found_by_the_owner_word_or_the_scopes_own_name(tm
     # neither side is the caller: no arm (LoCoMo's scopes are conversations, not a speaker)
     assert planner.own_turns_ranking(space_of(named, tmp_path / "b"), question, ["bike", "ride", "work"],
                                      "conv-26", 10) == []
+
+
+# session A holds the question's words across its turns; session B has one turn that repeats them
+TRIP = [
+    turn("a1", "We went hiking with the dog on Saturday.", "Ann", "A"),
+    turn("a2", "The dog loved hiking up there.", "Bob", "A"),
+    turn("a3", "It was up in the Alps, near Chamonix.", "Ann", "A"),
+    turn("b1", "Hiking, hiking, hiking: a hiking dog needs hiking boots? Dog hiking gear, dog hiking.", "Bob", "B"),
+    turn("b2", "I bought the boots online.", "Ann", "B"),
+    turn("b3", "They came on Tuesday.", "Bob", "B"),
+] + [turn(f"x{i}", f"small talk about {w}", "Ann", f"X{i}") for i, w in enumerate(
+    "rain lunch work films books music news traffic".split())]
+
+
+def test_sessions_rank_by_the_question_terms_across_their_turns(tmp_path):
+    space = space_of(TRIP, tmp_path)
+    assert planner.session_ranking(space, ["hike", "dog"])[:2] == ["A", "B"]
+
+
+def test_the_session_arm_lifts_the_turn_beside_the_one_naming_the_topic(tmp_path):
+    def rank_of(weight: float, where) -> int:
+        ids = [c.record_id for c in planner.plan(space_of(TRIP, where), "Where did we go hiking with the dog?",
+                                                 dict(SETTINGS, session_weight=weight), features).candidates]
+        return ids.index("a3") if "a3" in ids else len(ids)
+    assert rank_of(4, tmp_path / "on") < rank_of(0, tmp_path / "off")

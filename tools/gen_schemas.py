@@ -183,7 +183,7 @@ def retrieval_policy_schema():
         "context_window": {"type": "integer", "minimum": 0}, "default_limit": count,
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
         "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
-        "own_turns_weight": number,
+        "own_turns_weight": number, "session_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
