@@ -3,10 +3,12 @@
 Offline and repeatable. Steps (each can be switched off in the retrieval
 policy's ``features``): search the whole question; search its entities,
 numbers and dates; search again with terms learned from the first results
-(pseudo-relevance feedback); rank by sentence embedding (``dense_search``, an optional
-extra); fuse the rankings with reciprocal rank fusion,
-per record and per session; expand episodes to neighbouring turns of the same
-session. It stops within ``planner.max_steps`` searches. It only reads.
+(pseudo-relevance feedback); for a first-person question, search the caller's own turns
+(``planner.own_turns_weight``); rank by sentence embedding (``dense_search``, an optional
+extra); fuse the rankings with reciprocal rank fusion, per record and per session (sessions
+ranked by BM25 over whole sessions, ``planner.session_weight``); expand episodes to
+neighbouring turns of the same session. It stops within ``planner.max_steps`` searches.
+It only reads.
 """
 from __future__ import annotations
 
@@ -676,23 +678,28 @@ def _session_bonus(space: SearchSpace, record_ids: list[str], terms: list[str], 
 
 
 def _session_of(space: SearchSpace, record_id: str) -> str:
-    """The record's session, or its own id when it has none (kept: asked per candidate per query)."""
+    """The record's session, or its own id when it has none (kept: asked per candidate per query;
+    a store's current view answers from its session column, without parsing the record)."""
     cache = space.memo("session_of")
     found = cache.get(record_id)
     if found is None:
-        found = cache[record_id] = (space.records[record_id].get("source") or {}).get("session") or record_id
+        column = getattr(space.records, "column", None)
+        session = column("session", record_id) if column is not None \
+            else (space.records[record_id].get("source") or {}).get("session")
+        found = cache[record_id] = session or record_id
     return found
 
 
-def session_ranking(space: SearchSpace, terms: list[str], order: list[str] = (), k1: float = 1.2,
+def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,
                     b: float = 0.75) -> list[str]:
-    """The sessions holding a question term, best first, by BM25 over whole sessions: a term's
-    frequency in a session is the number of its turns that hold it (so one long turn that repeats
-    a word does not carry its session), a session's length its number of turns, and a term's
-    document frequency the number of sessions holding it. A record with no session is a session
-    of one turn. Sessions that tie (two facts holding the same question terms) keep the order of
-    their first record in ``order`` (the fused ranking so far), then first-seen order."""
-    counts_of = space.memo("session_term_counts")   # term -> {session: turns holding it}
+    """The sessions of the records in ``order`` (the fused ranking so far) that hold a question
+    term, best first, by BM25 over whole sessions: a term's frequency in a session is the number
+    of its turns that hold it (so one long turn that repeats a word does not carry its session),
+    a session's length its number of turns, a term's document frequency the number of the
+    scope's sessions holding it. A record with no session is a session of one turn. Sessions that
+    tie (two facts holding the same question terms) keep the order of their first record in
+    ``order``. Which sessions hold a term is read once per view and term (the view's memo); in
+    a scope without sessions that is the index's document frequency, and nothing is read."""
     sizes = space.memo("session_sizes")
     if "" not in sizes:
         in_sessions = 0
@@ -702,24 +709,32 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str] = (),
         sizes[""] = len(space.sessions) + max(len(space.records) - in_sessions, 0)   # sessions, lone records too
     n = max(sizes[""], 1)
     average = max(len(space.records) / n, 1.0)
-    scored: Counter = Counter()
-    for term in dict.fromkeys(terms):
-        counts = counts_of.get(term)
-        if counts is None:
-            counts = Counter(_session_of(space, record_id) for record_id in space.index.scores([term])
-                             if record_id in space.records)
-            counts_of[term] = counts
-        if not counts:
-            continue
-        idf = math.log(1 + (n - len(counts) + 0.5) / (len(counts) + 0.5))
-        for session, count in counts.items():
-            norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
-            scored[session] += idf * count * (k1 + 1) / (count + norm)
     first_at: dict[str, int] = {}
     for at, record_id in enumerate(order):
         first_at.setdefault(_session_of(space, record_id), at)
-    last = len(first_at)
-    return sorted(scored, key=lambda session: (-scored[session], first_at.get(session, last)))
+    scored = dict.fromkeys(first_at, 0.0)
+    counts_of = space.memo("session_term_counts")   # term -> {session: its turns holding the term}
+    for term in dict.fromkeys(terms):
+        if space.sessions:
+            counts = counts_of.get(term)
+            if counts is None:
+                counts = counts_of[term] = Counter(_session_of(space, record_id)
+                                                   for record_id in space.index.scores([term])
+                                                   if record_id in space.records)
+            df, count_of = len(counts), counts.get
+        else:   # every record is a session of its own
+            df = space.index.df(term)
+            count_of = lambda session, term=term: (  # noqa: E731
+                1 if session in space.records and term in space.term_set(session) else 0)
+        if not df:
+            continue
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        for session in first_at:
+            count = count_of(session)
+            if count:
+                norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
+                scored[session] += idf * count * (k1 + 1) / (count + norm)
+    return sorted((s for s in scored if scored[s] > 0), key=lambda session: (-scored[session], first_at[session]))
 
 
 def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dict]) -> list[str]:

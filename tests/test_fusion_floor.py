@@ -93,7 +93,7 @@ TRIP = [
 
 def test_sessions_rank_by_the_question_terms_across_their_turns(tmp_path):
     space = space_of(TRIP, tmp_path)
-    assert planner.session_ranking(space, ["hike", "dog"])[:2] == ["A", "B"]
+    assert planner.session_ranking(space, ["hike", "dog"], [r["id"] for r in reversed(TRIP)])[:2] == ["A", "B"]
 
 
 def test_the_session_arm_lifts_the_turn_beside_the_one_naming_the_topic(tmp_path):
@@ -121,3 +121,12 @@ def test_a_floor_gate_holds_on_each_half_not_only_on_the_whole_run():
     assert check_gates(report, [gate]) == []
     del report["halves"]["test"]   # a run of one half checks that half
     assert check_gates(report, [gate]) == []
+
+
+def test_facts_without_sessions_rank_as_sessions_of_their_own(tmp_path):
+    facts = [dict(turn(f"f{i}", text, "user", "x"), source={"type": "user", "ref": None, "session": None,
+                                                             "speaker": None})
+             for i, text in enumerate(["The user drinks green tea.", "The user likes tea and coffee.",
+                                       "The user rides a bike."])]
+    space = planner.SearchSpace(space_of(facts, tmp_path).index, {f["id"]: f for f in facts}, {})
+    assert planner.session_ranking(space, ["tea", "coffe"], ["f0", "f1", "f2"]) == ["f1", "f0"]
