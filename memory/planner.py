@@ -831,8 +831,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
             fused[record_id] += weight / (k + rank)
-    session_weight = settings.get("session_weight", 1.0)   # 0: off
-    if features("session_fusion") and session_weight > 0:
+    session_weight = settings.get("session_weight", 0.0)   # 0: off
+    if session_weight > 0:
         so_far = sorted(fused, key=fused.__getitem__, reverse=True)   # stable: ties in search order
         for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
             fused[record_id] += session_weight * bonus

@@ -30,7 +30,7 @@ def space_of(records: list[dict], tmp_path) -> planner.SearchSpace:
 
 
 def features(name: str) -> bool:
-    return name in {"feedback_expansion", "session_fusion", "speaker_search"}
+    return name in {"feedback_expansion", "speaker_search"}
 
 
 # the assistant's replies reuse the question's words at length; the user said the fact once
