@@ -3,10 +3,12 @@
 Offline and repeatable. Steps (each can be switched off in the retrieval
 policy's ``features``): search the whole question; search its entities,
 numbers and dates; search again with terms learned from the first results
-(pseudo-relevance feedback); rank by sentence embedding (``dense_search``, an optional
-extra); fuse the rankings with reciprocal rank fusion,
-per record and per session; expand episodes to neighbouring turns of the same
-session. It stops within ``planner.max_steps`` searches. It only reads.
+(pseudo-relevance feedback); for a first-person question, search the caller's own turns
+(``planner.own_turns_weight``); rank by sentence embedding (``dense_search``, an optional
+extra); fuse the rankings with reciprocal rank fusion, per record and per session (sessions
+ranked by BM25 over whole sessions, ``planner.session_weight``); expand episodes to
+neighbouring turns of the same session. It stops within ``planner.max_steps`` searches.
+It only reads.
 """
 from __future__ import annotations
 
@@ -876,18 +878,81 @@ def _rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
     return fused
 
 
-def _session_bonus(space: SearchSpace, ranking: list[str], k: int) -> dict[str, float]:
-    """Each session ranked by its best turn; every turn of it gets the session's RRF share.
+def _session_bonus(space: SearchSpace, record_ids: list[str], terms: list[str], k: int) -> dict[str, float]:
+    """Each record's share of its session's rank among the scope's sessions by BM25 over whole
+    sessions (``session_ranking``): 1 / (k + rank). A session that holds the question's terms
+    across its turns lifts all of them, the one turn that holds them all or not: the answer
+    often sits beside the turn that names the topic (measured against ranking sessions by their
+    best turn: benchmarks/reports/retrieval-ablation.md). A record with no session (a fact, a
+    preference) is a session of its own: otherwise every conversation turn would outrank every
+    fact by the bonus alone in a mixed scope."""
+    rank_of = {session: rank for rank, session in enumerate(session_ranking(space, terms, record_ids), 1)}
+    bonus = {}
+    for record_id in record_ids:
+        rank = rank_of.get(_session_of(space, record_id))
+        if rank is not None:
+            bonus[record_id] = 1.0 / (k + rank)
+    return bonus
 
-    A record with no session (a fact, a preference) is a session of its own: otherwise every
-    conversation turn would outrank every fact by the bonus alone in a mixed scope."""
-    session_rank: dict[str, int] = {}
-    for record_id in ranking:
-        session = space.records[record_id]["source"].get("session") or record_id
-        if session not in session_rank:
-            session_rank[session] = len(session_rank) + 1
-    return {record_id: 1.0 / (k + session_rank[space.records[record_id]["source"].get("session") or record_id])
-            for record_id in ranking}
+
+def _session_of(space: SearchSpace, record_id: str) -> str:
+    """The record's session, or its own id when it has none (kept: asked per candidate per query;
+    a store's current view answers from its session column, without parsing the record)."""
+    cache = space.memo("session_of")
+    found = cache.get(record_id)
+    if found is None:
+        column = getattr(space.records, "column", None)
+        session = column("session", record_id) if column is not None \
+            else (space.records[record_id].get("source") or {}).get("session")
+        found = cache[record_id] = session or record_id
+    return found
+
+
+def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,
+                    b: float = 0.75) -> list[str]:
+    """The sessions of the records in ``order`` (the fused ranking so far) that hold a question
+    term, best first, by BM25 over whole sessions: a term's frequency in a session is the number
+    of its turns that hold it (so one long turn that repeats a word does not carry its session),
+    a session's length its number of turns, a term's document frequency the number of the
+    scope's sessions holding it. A record with no session is a session of one turn. Sessions that
+    tie (two facts holding the same question terms) keep the order of their first record in
+    ``order``. Which sessions hold a term is read once per view and term (the view's memo); in
+    a scope without sessions that is the index's document frequency, and nothing is read."""
+    sizes = space.memo("session_sizes")
+    if "" not in sizes:
+        in_sessions = 0
+        for session, ids in space.sessions.items():
+            sizes[session] = len(ids)
+            in_sessions += len(ids)
+        sizes[""] = len(space.sessions) + max(len(space.records) - in_sessions, 0)   # sessions, lone records too
+    n = max(sizes[""], 1)
+    average = max(len(space.records) / n, 1.0)
+    first_at: dict[str, int] = {}
+    for at, record_id in enumerate(order):
+        first_at.setdefault(_session_of(space, record_id), at)
+    scored = dict.fromkeys(first_at, 0.0)
+    counts_of = space.memo("session_term_counts")   # term -> {session: its turns holding the term}
+    for term in dict.fromkeys(terms):
+        if space.sessions:
+            counts = counts_of.get(term)
+            if counts is None:
+                counts = counts_of[term] = Counter(_session_of(space, record_id)
+                                                   for record_id in space.index.scores([term])
+                                                   if record_id in space.records)
+            df, count_of = len(counts), counts.get
+        else:   # every record is a session of its own
+            df = space.index.df(term)
+            count_of = lambda session, term=term: (  # noqa: E731
+                1 if session in space.records and term in space.term_set(session) else 0)
+        if not df:
+            continue
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        for session in first_at:
+            count = count_of(session)
+            if count:
+                norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
+                scored[session] += idf * count * (k1 + 1) / (count + norm)
+    return sorted((s for s in scored if scored[s] > 0), key=lambda session: (-scored[session], first_at[session]))
 
 
 def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dict]) -> list[str]:
@@ -901,6 +966,25 @@ def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dic
     ranking = [rid for rid, _ in space.dense.rank(question, space.records, limit)]
     steps.append({"action": "search", "kind": "dense", "hits": len(ranking)})
     return ranking
+
+
+# a question that addresses the assistant or the conversation itself ("what did you
+# recommend?", "in our last chat"): about what both said, not the caller's own turns
+_SHARED_WORDS = re.compile(r"(?i)\b(?:we|we're|we've|us|our|ours)\b")
+
+
+def own_turns_ranking(space: SearchSpace, question: str, terms: list[str], caller: str, limit: int) -> list[str]:
+    """For a question about the caller ("What did I buy?", "How many bikes do I own?"), the
+    question searched over the caller's own turns: what the user said of themselves answers
+    it, not the assistant's long replies that reuse its words. The caller's turns are those
+    of the speaker named by the scope's key or the owner word ("user", as conversation
+    imports name the human side). None for a question that also addresses the other side
+    ("you", "our conversation"), in third person, or in a scope without such a speaker."""
+    if not _FIRST_PERSON_WORDS.search(question) or _SECOND_PERSON_WORDS.search(question) \
+            or _SHARED_WORDS.search(question):
+        return []
+    owners = {name for name in space.records_by_speaker() if name and (name.lower() in _OWNER_WORDS or name.lower() == caller.lower())}
+    return speaker_ranking(space, terms, owners, limit) if owners else []
 
 
 def question_date_terms(question: str, as_of: str) -> list[str]:
@@ -954,13 +1038,22 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         if extra:
             rankings.append(search("feedback", terms + extra))
     fused = _rrf(rankings, k)
+    own_weight = settings.get("own_turns_weight", 0.0)   # 0: off
+    if own_weight > 0 and len(steps) < budget:
+        own = own_turns_ranking(space, question, terms, caller, per_search)
+        if own:
+            steps.append({"action": "search", "kind": "own_turns", "hits": len(own)})
+            for rank, record_id in enumerate(own, 1):
+                fused[record_id] += own_weight / (k + rank)
     if features("dense_search") and len(steps) < budget:
         weight = settings.get("dense_weight", 1.0)
         for rank, record_id in enumerate(dense_ranking(space, question, per_search, steps), 1):
             fused[record_id] += weight / (k + rank)
-    if features("session_fusion"):
-        for record_id, bonus in _session_bonus(space, first, k).items():
-            fused[record_id] += bonus
+    session_weight = settings.get("session_weight", 0.0)   # 0: off
+    if session_weight > 0:
+        so_far = sorted(fused, key=fused.__getitem__, reverse=True)   # stable: ties in search order
+        for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
+            fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]

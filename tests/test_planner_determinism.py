@@ -32,8 +32,8 @@ from memory import planner
 from test_planner_features import SETTINGS, features
 from test_planner_determinism import RECORDS, space_of
 space = space_of(RECORDS, pathlib.Path(sys.argv[2]))
-on = features("speaker_search", "feedback_expansion", "session_fusion")
-result = planner.plan(space, "Where did Maria travel for the wedding?", dict(SETTINGS, neighbour_weight=0.5), on)
+on = features("speaker_search", "feedback_expansion")
+result = planner.plan(space, "Where did Maria travel for the wedding?", dict(SETTINGS, neighbour_weight=0.5, session_weight=1), on)
 print(json.dumps([[c.record_id, c.fused] for c in result.candidates] + result.steps, sort_keys=True))
 """
 

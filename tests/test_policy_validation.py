@@ -29,13 +29,13 @@ def edit(config, name: str, change) -> None:
 
 
 def rename_feature(data):
-    data["features"]["sesion_fusion"] = data["features"].pop("session_fusion")
+    data["features"]["feedback_expanson"] = data["features"].pop("feedback_expansion")
 
 
 # (file, edit, fragments the message must hold: the key paths named)
 BROKEN = {
     "misspelled_feature": ("retrieval", rename_feature,
-                           ["features: unknown field(s): sesion_fusion", "features: missing required field: session_fusion"]),
+                           ["features: unknown field(s): feedback_expanson", "features: missing required field: feedback_expansion"]),
     "unknown_feature": ("retrieval", lambda d: d["features"].update(dense_serach=True),
                         ["features: unknown field(s): dense_serach"]),
     "missing_planner_key": ("retrieval", lambda d: d["planner"].pop("rrf_k"),

@@ -25,7 +25,7 @@ WHOLE_SCOPE = ("erase only: true erases every record of the scope (an erase must
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # the retrieval policy's feature flags (docs/POLICIES.md says what each does); the code asks
 # for them by name, so the schema is their list: a name not here fails the policy's load
-RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "session_fusion", "context_expansion",
+RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "context_expansion",
                       "speaker_field", "speaker_search", "subject_attribution", "asserted_support",
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
@@ -186,6 +186,7 @@ def retrieval_policy_schema():
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
         "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
         "unseen_time_weight": number,
+        "own_turns_weight": number, "session_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
                     "evidence_ratio": share})

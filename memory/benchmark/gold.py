@@ -20,7 +20,9 @@ Contract:
 - The report: ``{"dataset": "gold", "questions", "k", "metrics",
   "by_category", "failures"}``; the metrics are defined in ``_summary``.
 - ``check_gates(report, gates) -> list[str]``: the description of every
-  failed gate of the report's dataset (a missing or undefined metric fails).
+  failed gate of the report's dataset (a missing or undefined metric fails); a floor
+  (a gate ``against`` a baseline) is checked on the whole run and on each of the report's
+  ``halves``, there against the baseline on the same half.
   ``load_gates(path=None)`` reads and validates ``config/benchmark-gates.json``.
 """
 from __future__ import annotations
@@ -427,6 +429,22 @@ def check_gates(report: dict, gates: dict | list) -> list[str]:
             failure = _gate_failure(report, gate)
             if failure:
                 failures.append(failure)
+            if gate.get("against"):
+                failures += _half_failures(report, gate)
+    return failures
+
+
+def _half_failures(report: dict, gate: dict) -> list[str]:
+    """A floor (a gate ``against`` a baseline) holds on each half the report holds too
+    (``halves``: the dev half tuned on, the test half only reported), each against the
+    baseline on the same half: a mechanism tuned on dev must not fall below it on test."""
+    failures = []
+    for name, half in sorted((report.get("halves") or {}).items()):
+        if not isinstance(half, dict) or not half.get("questions"):
+            continue
+        failure = _gate_failure({"metrics": half.get("metrics", {}), "baselines": half.get("baselines", {})}, gate)
+        if failure:
+            failures.append(f"[{name} half] {failure}")
     return failures
 
 
