@@ -3,7 +3,7 @@
 What a query needs of every record without parsing it: the record ids in log order,
 where each one's current revision line is (shard, offset, length), and the columns
 the filters and the planner read for all records (kind, status, speaker, session,
-revision, when it was first recorded). Full records are parsed lazily, only for the
+revision, when it was first recorded, memory key). Full records are parsed lazily, only for the
 candidates (``CurrentRecords``). The log stays the only source of truth: the file
 ``current/<digest>/current.bin`` records the cursor it was built to (``log.shard_pin``
 pins, plus the audit file's size); a reader extends it from the appended tail and
@@ -12,7 +12,13 @@ rebuilds it when a pin no longer holds (an erasure's rewrite, a healed crash cut
 ``current.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON header
 {"format", "cursor", "audit_bytes", "shards", "ids", "tables", "lengths"}, then the
 u32 columns (``COLUMNS`` order). String columns hold an index into their table
-(0: none).
+(0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+
+What the planner asks of every record (a session's turns, who speaks in a session, which
+speakers the scope has, which records hold a memory key) is kept beside the columns in
+``_Groups``: built once from the columns, then extended by each appended record, so a
+long-lived reader pays O(new records) per write, not O(scope). A revision that changes one
+of those columns of an existing record drops the groups (rebuilt when next asked).
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ import os
 import struct
 import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -28,13 +35,14 @@ from ..jsonio import atomic_write, dumps, loads_trusted, private_mkdir
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
-FORMAT = 1
+FORMAT = 2                # 2: the memory_key column
 FILE = "current.bin"
 MAGIC = b"MEMCUR\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
-COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision")
-TABLES = ("shard", "kind", "status", "speaker", "session", "created")
+COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision", "key")
+TABLES = ("shard", "kind", "status", "speaker", "session", "created", "key")
+_GROUPED = ("kind", "speaker", "session", "key")    # the columns ``_Groups`` is built from
 # an extension of fewer lines is not saved: the next reader reads that short tail again
 SAVE_AFTER_LINES = 256
 
@@ -54,7 +62,7 @@ class CurrentView:
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
-        self._sessions: tuple[int, dict[int, list[int]]] | None = None
+        self._groups: _Groups | None = None
 
     # -- reading ---------------------------------------------------------------------
 
@@ -69,20 +77,21 @@ class CurrentView:
         return self.value(column, self.slot[record_id])
 
     def session_slots(self) -> dict[int, list[int]]:
-        """Session code -> the slots of its episodes, in log order (built once per version)."""
-        cached = self._sessions
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        episode = self._codes["kind"].get("episode", -1)
-        kinds, sessions, grouped = self.columns["kind"], self.columns["session"], {}
-        for at, code in enumerate(sessions):
-            if code and kinds[at] == episode:
-                members = grouped.get(code)
-                if members is None:
-                    members = grouped[code] = []
-                members.append(at)
-        self._sessions = (self.version, grouped)
-        return grouped
+        """Session code -> the slots of its episodes, in log order. Kept up to date as the view
+        grows (lists only ever appended to): a reader holding an older snapshot bounds them by
+        its own record count."""
+        return self.groups().sessions
+
+    def groups(self) -> "_Groups":
+        """The per-scope groups (``_Groups``), built from the columns on first use."""
+        groups = self._groups
+        if groups is None:
+            groups = _Groups(self)
+            columns = [self.columns[name] for name in _GROUPED]
+            for at, codes in enumerate(zip(*columns)):
+                groups.add(at, *codes)
+            self._groups = groups
+        return groups
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
@@ -120,7 +129,7 @@ class CurrentView:
                   "kind": self._code("kind", revision["kind"]), "status": self._code("status", revision["status"]),
                   "speaker": self._code("speaker", source.get("speaker")),
                   "session": self._code("session", source.get("session")),
-                  "revision": revision["revision"]}
+                  "revision": revision["revision"], "key": self._code("key", revision.get("memory_key"))}
         columns = self.columns
         self.version += 1
         if at is None:
@@ -130,8 +139,12 @@ class CurrentView:
             for name in COLUMNS:
                 columns[name].append(values[name])
             self.ids.append(record_id)
-            self.slot[record_id] = len(self.ids) - 1
+            at = self.slot[record_id] = len(self.ids) - 1
+            if self._groups is not None:
+                self._groups.add(at, *(values[name] for name in _GROUPED))
         else:
+            if self._groups is not None and any(columns[name][at] != values[name] for name in _GROUPED):
+                self._groups = None      # a record moved between groups: rebuilt when next asked
             for name, value in values.items():
                 columns[name][at] = value
 
@@ -141,6 +154,7 @@ class CurrentView:
         if not doomed:
             return
         self.version += 1
+        self._groups = None
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
         self.ids = [self.ids[at] for at in keep]
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
@@ -195,6 +209,47 @@ class CurrentView:
         self.tables = header["tables"]
         self._codes = {name: {value: code for code, value in enumerate(self.tables[name])} for name in TABLES}
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
+
+
+class _Groups:
+    """Per-scope groups over a view's columns, in log order (see the module doc). Only ever
+    added to, so a reader holding a snapshot of the first ``count`` records reads the groups
+    bounded by it: slots below ``count``, first slots below ``count``.
+
+    - ``sessions``: session code -> slots of its episodes;
+    - ``speakers``: speaker code (0 included: no speaker) -> the first slot holding it;
+    - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
+      with both a session and a speaker (any kind, as the planner groups them);
+    - ``keyed``: slots of the records other than episodes that hold a memory key.
+    """
+
+    def __init__(self, view: CurrentView) -> None:
+        # the view's own tables, appended to as it grows (a code's value may be an empty
+        # string: only a true value counts, as in the records)
+        self._kinds, self._tables = view._codes["kind"], view.tables
+        self.sessions: dict[int, list[int]] = {}
+        self.speakers: dict[int, int] = {}
+        self.session_speakers: dict[int, dict[int, int]] = {}
+        self.keyed: list[int] = []
+
+    def add(self, at: int, kind: int, speaker: int, session: int, key: int) -> None:
+        tables = self._tables
+        episode = kind == self._kinds.get("episode", -1)
+        if speaker not in self.speakers:
+            self.speakers[speaker] = at
+        if session and episode:     # by code, as the session index always was
+            members = self.sessions.get(session)
+            if members is None:
+                members = self.sessions[session] = []
+            members.append(at)
+        if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
+            spoken = self.session_speakers.get(session)
+            if spoken is None:
+                spoken = self.session_speakers[session] = {}
+            if speaker not in spoken:
+                spoken[speaker] = at
+        if key and tables["key"][key] and not episode:
+            self.keyed.append(at)
 
 
 def _audit_size(scope_dir: Path) -> int:
@@ -311,7 +366,49 @@ class CurrentRecords(Mapping):
         codes, table = self.view.columns[name], self.view.tables[name]
         if self._members is not None:
             return {table[codes[at]] for at, _ in self._slots()}
+        if name == "speaker":          # from the groups: O(speakers), not O(records)
+            count = self._count
+            return {table[code] for code, first in list(self.view.groups().speakers.items()) if first < count}
         return {table[code] for code in set(codes[:self._count])}
+
+    def session_speakers(self) -> Mapping:
+        """Session -> the speakers of its records (records with both a session and a speaker,
+        of any kind), without parsing a record: ``planner._session_speakers``."""
+        view = self.view
+        speakers, sessions = view.tables["speaker"], view.tables["session"]
+        if self._members is None:
+            return _SessionSpeakers(view, self._count)
+        grouped: dict = {}
+        speaker_col, session_col = view.columns["speaker"], view.columns["session"]
+        for at, _ in self._slots():
+            session, speaker = sessions[session_col[at]], speakers[speaker_col[at]]
+            if session and speaker:
+                grouped.setdefault(session, set()).add(speaker)
+        return {session: frozenset(names) for session, names in grouped.items()}
+
+    def keyed(self):
+        """The records other than episodes that hold a memory key, parsed, in log order: what
+        ``decision.follow_supersession`` groups into slots (the rest are never parsed)."""
+        if self._members is None:
+            keyed, count = self.view.groups().keyed, self._count
+            slots = keyed[:bisect_left(keyed, count)]
+        else:
+            episode = self.view._codes["kind"].get("episode", -1)
+            kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
+            slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+        ids = self.view.ids
+        return [self[ids[at]] for at in slots]
+
+    def covers_index(self, index) -> bool | None:
+        """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
+        without listing them: the index and the view read the same log bytes (equal cursors), the
+        view dropped nothing (no erasure was ever recorded) and holds every record it read. Every
+        indexed document is a record of those lines, so it is here. None: not known this way."""
+        view = self.view
+        if self._members is None and self._count == len(view.ids) and not view.audit_bytes \
+                and view.cursor and index.cursor == view.cursor:
+            return True
+        return None
 
     def covers(self, record_ids) -> bool:
         """Whether every id of ``record_ids`` is one of these records."""
@@ -347,22 +444,66 @@ class CreatedAt(Mapping):
 
 
 class Sessions(Mapping):
-    """Session -> the ids of its episodes in log order, from the view's columns."""
+    """Session -> the ids of its episodes in log order, from the view's groups, as they were
+    when this was made (the view may grow meanwhile: its first ``count`` records)."""
 
     def __init__(self, view: CurrentView) -> None:
-        self.view = view
+        self.view, self._count, self._ids = view, len(view.ids), view.ids
         self._slots = view.session_slots()
-        self._codes = {view.tables["session"][code]: code for code in self._slots}
+        self._codes = view._codes["session"]
+
+    def _members(self, session) -> list[int] | None:
+        code = self._codes.get(session)
+        slots = self._slots.get(code) if code is not None else None
+        if not slots or slots[0] >= self._count:
+            return None
+        return slots if slots[-1] < self._count else slots[:bisect_left(slots, self._count)]
 
     def __getitem__(self, session: str) -> list[str]:
-        ids = self.view.ids
-        return [ids[at] for at in self._slots[self._codes[session]]]
+        slots = self._members(session)
+        if slots is None:
+            raise KeyError(session)
+        ids = self._ids
+        return [ids[at] for at in slots]
+
+    def __contains__(self, session: object) -> bool:
+        return self._members(session) is not None
 
     def __iter__(self):
-        return iter(self._codes)
+        table = self.view.tables["session"]
+        return iter([table[code] for code, slots in list(self._slots.items()) if slots[0] < self._count])
 
     def __len__(self) -> int:
-        return len(self._codes)
+        return sum(1 for code, slots in list(self._slots.items()) if slots[0] < self._count)
+
+
+class _SessionSpeakers(Mapping):
+    """Session -> frozenset of its speakers, from the view's groups, over its first ``count``
+    records; each session worked out when asked (a query asks it of a few candidates)."""
+
+    def __init__(self, view: CurrentView, count: int) -> None:
+        self.view, self._count = view, count
+        self._groups = view.groups()
+        self._known: dict = {}
+
+    def __getitem__(self, session):
+        found = self._known.get(session)
+        if found is None:
+            code = self.view._codes["session"].get(session)
+            spoken = self._groups.session_speakers.get(code) if code else None
+            if spoken is None or not (session and any(first < self._count for first in list(spoken.values()))):
+                raise KeyError(session)
+            table, count = self.view.tables["speaker"], self._count
+            found = self._known[session] = frozenset(table[c] for c, first in list(spoken.items()) if first < count)
+        return found
+
+    def __iter__(self):
+        table, count = self.view.tables["session"], self._count
+        return iter([table[code] for code, spoken in list(self._groups.session_speakers.items())
+                     if any(first < count for first in spoken.values())])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class Neighbours:
