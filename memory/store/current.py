@@ -63,6 +63,8 @@ class CurrentView:
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
         self._groups: _Groups | None = None
+        self._paths: dict[str, str] = {}       # shard name -> its path
+        self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
 
     # -- reading ---------------------------------------------------------------------
 
@@ -96,7 +98,10 @@ class CurrentView:
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
         at = self.slot[record_id]
-        path = self.scope_dir / self.tables["shard"][self.columns["shard"][at]]
+        name = self.tables["shard"][self.columns["shard"][at]]
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = os.path.join(self.scope_dir, name)
         try:
             with open(path, "rb") as handle:
                 handle.seek(self.columns["offset"][at])
@@ -110,6 +115,19 @@ class CurrentView:
 
     def record(self, record_id: str) -> dict:
         return loads_trusted(self.line(record_id))
+
+    def keyed_record(self, record_id: str) -> dict:
+        """``record`` for a keyed record (``_Groups.keyed``), kept parsed while its current
+        revision stays where it was: every query that follows supersession reads them all, and
+        they are few (the facts, not the conversation turns). Callers only read it."""
+        at = self.slot[record_id]
+        where = (self.columns["shard"][at], self.columns["offset"][at])
+        cached = self._keyed_parsed.get(record_id)
+        if cached is not None and cached[0] == where:
+            return cached[1]
+        record = self.record(record_id)
+        self._keyed_parsed[record_id] = (where, record)
+        return record
 
     # -- building ----------------------------------------------------------------------
 
@@ -220,7 +238,8 @@ class _Groups:
     - ``speakers``: speaker code (0 included: no speaker) -> the first slot holding it;
     - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
       with both a session and a speaker (any kind, as the planner groups them);
-    - ``keyed``: slots of the records other than episodes that hold a memory key.
+    - ``keyed``: slots of the records other than episodes that hold a memory key;
+    - ``position``: per slot, its place in its session's slots (-1: not in a session's).
     """
 
     def __init__(self, view: CurrentView) -> None:
@@ -231,6 +250,7 @@ class _Groups:
         self.speakers: dict[int, int] = {}
         self.session_speakers: dict[int, dict[int, int]] = {}
         self.keyed: list[int] = []
+        self.position: list[int] = []     # per slot: its place in its session's list, or -1
 
     def add(self, at: int, kind: int, speaker: int, session: int, key: int) -> None:
         tables = self._tables
@@ -241,7 +261,10 @@ class _Groups:
             members = self.sessions.get(session)
             if members is None:
                 members = self.sessions[session] = []
+            self.position.append(len(members))
             members.append(at)
+        else:
+            self.position.append(-1)
         if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
             spoken = self.session_speakers.get(session)
             if spoken is None:
@@ -396,8 +419,15 @@ class CurrentRecords(Mapping):
             episode = self.view._codes["kind"].get("episode", -1)
             kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
             slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
-        ids = self.view.ids
-        return [self[ids[at]] for at in slots]
+        ids, parsed, view = self.view.ids, self._parsed, self.view
+        out = []
+        for at in slots:
+            record_id = ids[at]
+            record = parsed.get(record_id)
+            if record is None:
+                record = parsed[record_id] = view.keyed_record(record_id)
+            out.append(record)
+        return out
 
     def covers_index(self, index) -> bool | None:
         """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
@@ -451,6 +481,7 @@ class Sessions(Mapping):
         self.view, self._count, self._ids = view, len(view.ids), view.ids
         self._slots = view.session_slots()
         self._codes = view._codes["session"]
+        self._len: int | None = None
 
     def _members(self, session) -> list[int] | None:
         code = self._codes.get(session)
@@ -473,8 +504,18 @@ class Sessions(Mapping):
         table = self.view.tables["session"]
         return iter([table[code] for code, slots in list(self._slots.items()) if slots[0] < self._count])
 
+    def __bool__(self) -> bool:
+        # sessions are listed in order of their first turn: the first one is the earliest
+        try:
+            first = next(iter(self._slots.values()), None)
+        except RuntimeError:        # a writer's thread added a session meanwhile
+            return len(self) > 0
+        return first is not None and first[0] < self._count
+
     def __len__(self) -> int:
-        return sum(1 for code, slots in list(self._slots.items()) if slots[0] < self._count)
+        if self._len is None:
+            self._len = sum(1 for code, slots in list(self._slots.items()) if slots[0] < self._count)
+        return self._len
 
 
 class _SessionSpeakers(Mapping):
@@ -515,6 +556,27 @@ class Neighbours:
         self.records, self.view = records, records.view
         self._slots = self.view.session_slots()
         self._known: dict[str, tuple] = {}
+        if records._members is None:
+            # every episode of the view's first ``count`` records is one of these: a turn's
+            # neighbours are the slots beside it in its session's list (O(1), nothing kept)
+            self.get = self._adjacent
+            self._groups, self._count = self.view.groups(), records._count
+
+    def _adjacent(self, record_id: str, default=()):
+        view = self.view
+        at = view.slot.get(record_id)
+        if at is None or at >= self._count:
+            return default
+        groups = self._groups
+        i = groups.position[at]
+        if i < 0:
+            return default
+        slots, ids = groups.sessions.get(view.columns["session"][at]), view.ids
+        if slots is None or i >= len(slots) or slots[i] != at:
+            return Neighbours.get(self, record_id, default)   # moved since the groups were read
+        if i + 1 < len(slots) and slots[i + 1] < self._count:
+            return (ids[slots[i - 1]], ids[slots[i + 1]]) if i else (ids[slots[i + 1]],)
+        return (ids[slots[i - 1]],) if i else ()
 
     def get(self, record_id: str, default=()):
         known = self._known.get(record_id)
