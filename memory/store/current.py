@@ -11,8 +11,8 @@ rebuilds it when a pin no longer holds (an erasure's rewrite, a healed crash cut
 
 ``current.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON header
 {"format", "cursor", "audit_bytes", "shards", "ids", "tables", "lengths"}, then the
-u32 columns (``COLUMNS`` order). String columns hold an index into their table
-(0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+u32 columns (``COLUMNS`` order), then the groups (``_Groups.ARRAYS``). String columns
+hold an index into their table (0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
 
 What the planner asks of every record (a session's turns, who speaks in a session, which
 speakers the scope has, which records hold a memory key) is kept beside the columns in
@@ -43,6 +43,7 @@ _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision", "key")
 TABLES = ("shard", "kind", "status", "speaker", "session", "created", "key")
 _GROUPED = ("kind", "speaker", "session", "key")    # the columns ``_Groups`` is built from
+_NONE = 0xFFFFFFFF
 # an extension of fewer lines is not saved: the next reader reads that short tail again
 SAVE_AFTER_LINES = 256
 
@@ -58,7 +59,7 @@ class CurrentView:
         self.ids: list[str] = []
         self.slot: dict[str, int] = {}
         self.tables: dict[str, list] = {name: [None] for name in TABLES}
-        self._codes: dict[str, dict] = {name: {None: 0} for name in TABLES}
+        self._codes: dict[str, dict] = {name: {None: 0} for name in TABLES}  # value -> code, per table
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
@@ -115,6 +116,32 @@ class CurrentView:
 
     def record(self, record_id: str) -> dict:
         return loads_trusted(self.line(record_id))
+
+    def keyed_records(self, record_ids: list[str]) -> None:
+        """Parse the keyed records not parsed yet (``keyed_record``), each shard opened once."""
+        if type(self).line is not CurrentView.line:
+            return                       # a view whose lines are not in shard files (PostgreSQL)
+        columns, cached = self.columns, self._keyed_parsed
+        todo = []
+        for record_id in record_ids:
+            at = self.slot[record_id]
+            where = (columns["shard"][at], columns["offset"][at])
+            known = cached.get(record_id)
+            if known is None or known[0] != where:
+                todo.append((where, columns["length"][at], record_id))
+        todo.sort()
+        for code in {where[0] for where, _, _ in todo}:
+            try:
+                handle = open(os.path.join(self.scope_dir, self.tables["shard"][code]), "rb")
+            except FileNotFoundError:
+                continue                 # read one by one below, which says the scope changed
+            with handle:
+                for where, length, record_id in todo:
+                    if where[0] == code:
+                        handle.seek(where[1])
+                        data = handle.read(length)
+                        if f'"id":"{record_id}"'.encode() in data:   # else: read again, one by one
+                            cached[record_id] = (where, loads_trusted(data))
 
     def keyed_record(self, record_id: str) -> dict:
         """``record`` for a keyed record (``_Groups.keyed``), kept parsed while its current
@@ -182,7 +209,7 @@ class CurrentView:
     # -- files -------------------------------------------------------------------------
 
     def save(self) -> None:
-        arrays = [self.columns[name] for name in COLUMNS]
+        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays()
         if sys.byteorder == "big":
             arrays = [array(_U32, values) for values in arrays]
             for values in arrays:
@@ -201,7 +228,7 @@ class CurrentView:
         try:
             data = (Path(directory) / FILE).read_bytes()
             view._decode(data)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return cls(directory, scope_dir)
         return view
 
@@ -211,22 +238,39 @@ class CurrentView:
             raise ValueError("not a current view")
         (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
         header = loads_trusted(data[start:start + header_len])
-        if header["format"] != FORMAT or len(header["lengths"]) != len(COLUMNS):
+        lengths = header["lengths"]
+        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
             raise ValueError("another format")
         body = memoryview(data)[start + header_len:]
-        if len(body) != 4 * sum(header["lengths"]) or any(n != len(header["ids"]) for n in header["lengths"]):
+        if len(body) != 4 * sum(lengths) or any(n != len(header["ids"]) for n in lengths[:len(COLUMNS)]):
             raise ValueError("truncated")
-        for name, length in zip(COLUMNS, header["lengths"]):
+        arrays = []
+        for length in lengths:
             values = array(_U32)
             values.frombytes(body[:4 * length])
             if sys.byteorder == "big":
                 values.byteswap()
-            self.columns[name] = values
+            arrays.append(values)
             body = body[4 * length:]
+        self.columns = dict(zip(COLUMNS, arrays))
         self.cursor, self.audit_bytes, self.ids = header["cursor"], header["audit_bytes"], header["ids"]
         self.tables = header["tables"]
-        self._codes = {name: {value: code for code, value in enumerate(self.tables[name])} for name in TABLES}
+        self._codes = _Codes(self.tables)
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
+        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):])
+
+
+class _Codes(dict):
+    """Table name -> {value: code}, each built when first asked (a query that writes nothing
+    never needs the code of a first-recorded instant: one per record)."""
+
+    def __init__(self, tables: dict) -> None:
+        super().__init__()
+        self._tables = tables
+
+    def __missing__(self, name: str) -> dict:
+        codes = self[name] = {value: code for code, value in enumerate(self._tables[name])}
+        return codes
 
 
 class _Groups:
@@ -239,7 +283,7 @@ class _Groups:
     - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
       with both a session and a speaker (any kind, as the planner groups them);
     - ``keyed``: slots of the records other than episodes that hold a memory key;
-    - ``position``: per slot, its place in its session's slots (-1: not in a session's).
+    - ``position``: per slot, its place in its session's slots (``_NONE``: in none).
     """
 
     def __init__(self, view: CurrentView) -> None:
@@ -250,7 +294,55 @@ class _Groups:
         self.speakers: dict[int, int] = {}
         self.session_speakers: dict[int, dict[int, int]] = {}
         self.keyed: list[int] = []
-        self.position: list[int] = []     # per slot: its place in its session's list, or -1
+        self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
+
+    # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
+    ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
+              "pair_sessions", "pair_offsets", "pairs", "keyed")
+
+    def to_arrays(self) -> list[array]:
+        out = {name: array(_U32) for name in self.ARRAYS}
+        out["position"] = self.position
+        out["session_offsets"].append(0)
+        for code, members in self.sessions.items():
+            out["session_codes"].append(code)
+            out["session_members"].extend(members)
+            out["session_offsets"].append(len(out["session_members"]))
+        for code, first in self.speakers.items():
+            out["speaker_first"].extend((code, first))
+        out["pair_offsets"].append(0)
+        for session, spoken in self.session_speakers.items():
+            out["pair_sessions"].append(session)
+            for speaker, first in spoken.items():
+                out["pairs"].extend((speaker, first))
+            out["pair_offsets"].append(len(out["pairs"]))
+        out["keyed"].extend(self.keyed)
+        return [out[name] for name in self.ARRAYS]
+
+    @classmethod
+    def from_arrays(cls, view: CurrentView, arrays: list) -> "_Groups":
+        """The groups ``to_arrays`` wrote (ValueError: they do not fit the view)."""
+        got = dict(zip(cls.ARRAYS, arrays))
+        groups = cls(view)
+        position = got["position"]
+        if len(position) != len(view.ids):
+            raise ValueError("groups do not fit the view")
+        groups.position = position
+        members, offsets = got["session_members"], got["session_offsets"]
+        if len(offsets) != len(got["session_codes"]) + 1 or offsets[-1] != len(members):
+            raise ValueError("session groups truncated")
+        groups.sessions = {code: members[offsets[i]:offsets[i + 1]].tolist()
+                           for i, code in enumerate(got["session_codes"])}
+        first = got["speaker_first"]
+        groups.speakers = dict(zip(first[::2], first[1::2]))
+        pairs, offsets = got["pairs"], got["pair_offsets"]
+        if len(offsets) != len(got["pair_sessions"]) + 1 or offsets[-1] != len(pairs):
+            raise ValueError("speaker groups truncated")
+        groups.session_speakers = {code: dict(zip(pairs[offsets[i]:offsets[i + 1]:2],
+                                                  pairs[offsets[i] + 1:offsets[i + 1]:2]))
+                                   for i, code in enumerate(got["pair_sessions"])}
+        groups.keyed = got["keyed"].tolist()
+        return groups
 
     def add(self, at: int, kind: int, speaker: int, session: int, key: int) -> None:
         tables = self._tables
@@ -264,7 +356,7 @@ class _Groups:
             self.position.append(len(members))
             members.append(at)
         else:
-            self.position.append(-1)
+            self.position.append(_NONE)
         if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
             spoken = self.session_speakers.get(session)
             if spoken is None:
@@ -420,14 +512,12 @@ class CurrentRecords(Mapping):
             kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
             slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
         ids, parsed, view = self.view.ids, self._parsed, self.view
-        out = []
-        for at in slots:
-            record_id = ids[at]
-            record = parsed.get(record_id)
-            if record is None:
-                record = parsed[record_id] = view.keyed_record(record_id)
-            out.append(record)
-        return out
+        wanted = [ids[at] for at in slots]
+        view.keyed_records([rid for rid in wanted if rid not in parsed])
+        for record_id in wanted:
+            if record_id not in parsed:
+                parsed[record_id] = view.keyed_record(record_id)
+        return [parsed[record_id] for record_id in wanted]
 
     def covers_index(self, index) -> bool | None:
         """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
@@ -569,7 +659,7 @@ class Neighbours:
             return default
         groups = self._groups
         i = groups.position[at]
-        if i < 0:
+        if i == _NONE:
             return default
         slots, ids = groups.sessions.get(view.columns["session"][at]), view.ids
         if slots is None or i >= len(slots) or slots[i] != at:
