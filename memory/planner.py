@@ -78,12 +78,20 @@ class SearchSpace:
             scored = {rid: s for rid, s in scored.items() if rid in self.records}
         if self.neighbour_weight <= 0 or not self.sessions:
             return scored
-        # the hot loop of a query: names bound locally; a score <= 0 never beats the default
-        neighbours_of, best = self._neighbours().get, {}
+        # the hot loop of a query: names bound locally; a score <= 0 never beats the default.
+        # A store's current view works neighbours out when first asked and keeps them: the loop
+        # reads what is known (a dict) and asks only for the rest
+        neighbours = self._neighbours()
+        if hasattr(neighbours, "known"):
+            known_of, compute = neighbours.known().get, neighbours.compute
+        else:
+            known_of, compute = neighbours.get, lambda rid: ()
+        best = {}
         best_of, weight = best.get, self.neighbour_weight
         for rid, score in scored.items():
             if score > 0.0:
-                for neighbour in neighbours_of(rid, ()):
+                found = known_of(rid)
+                for neighbour in (compute(rid) if found is None else found):
                     if score > best_of(neighbour, 0.0):
                         best[neighbour] = score
         smoothed = dict(scored)
@@ -278,8 +286,12 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
     # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
-    speaker = space.speaker
-    hits = [(rid, s) for rid, s in space.scores(content).items() if speaker(rid) in speakers]
+    said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
+    if said_by is not None:
+        hits = said_by(space.scores(content).items(), speakers)
+    else:
+        speaker = space.speaker
+        hits = [(rid, s) for rid, s in space.scores(content).items() if speaker(rid) in speakers]
     return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
 
 

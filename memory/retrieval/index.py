@@ -329,7 +329,7 @@ def _decode(data) -> tuple[dict, dict]:
     (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
     if start + header_len > len(data):
         raise ValueError("index file truncated")
-    header = loads_trusted(data[start:start + header_len])
+    header = loads_trusted(memoryview(data)[start:start + header_len])   # no copy of the header
     try:
         return header, _state_from(header, memoryview(data)[start + header_len:])
     except (KeyError, TypeError, AttributeError) as exc:

@@ -237,7 +237,7 @@ class CurrentView:
         if not data.startswith(MAGIC):
             raise ValueError("not a current view")
         (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
-        header = loads_trusted(data[start:start + header_len])
+        header = loads_trusted(memoryview(data)[start:start + header_len])   # no copy of the header
         lengths = header["lengths"]
         if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
             raise ValueError("another format")
@@ -459,6 +459,15 @@ class CurrentRecords(Mapping):
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
 
+    def said_by(self, items, speakers) -> list:
+        """The (record id, value) pairs of ``items`` whose record's speaker is one of
+        ``speakers``, in order, by the speaker column (a speaker search filters every hit)."""
+        view = self.view
+        codes = view._codes["speaker"]
+        wanted = {codes[name] for name in speakers if name in codes}
+        column, slot = view.columns["speaker"], view.slot
+        return [item for item in items if column[slot[item[0]]] in wanted]
+
     def _slots(self):
         if self._members is not None:
             slot = self.view.slot
@@ -651,6 +660,16 @@ class Neighbours:
             # neighbours are the slots beside it in its session's list (O(1), nothing kept)
             self.get = self._adjacent
             self._groups, self._count = self.view.groups(), records._count
+
+    def known(self) -> dict:
+        """The neighbours worked out so far (record id -> tuple): a hot loop reads this dict
+        first and calls ``compute`` only for an id not in it yet."""
+        return self._known
+
+    def compute(self, record_id: str) -> tuple:
+        """``get(record_id)``, kept in ``known()``."""
+        found = self._known[record_id] = self.get(record_id, ())
+        return found
 
     def _adjacent(self, record_id: str, default=()):
         view = self.view
