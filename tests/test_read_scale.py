@@ -236,3 +236,22 @@ def test_a_fork_shares_postings_copy_on_write_neither_side_sees_the_others_docum
     for doc_id in child.doc_ids():
         rebuilt.add(doc_id, child.terms(doc_id))
     assert child.scores(["garden", "car", "late"]) == rebuilt.scores(["garden", "car", "late"])
+
+
+def test_neighbours_kept_across_writes_equal_neighbours_worked_out_afresh(store):
+    view = indexing.current_view(store, scope())
+    first = CurrentRecords(view).neighbours()
+    for rid in view.ids:
+        first.compute(rid)                              # kept on the view for later queries
+    assert len(view._neighbours) == len(view.ids)
+    applied(store, turns(300, 20))                      # a next turn for the last turn of each session
+    assert indexing.current_view(store, scope()) is view
+    second = CurrentRecords(view).neighbours()
+    _, by_records, _ = space_pair(store)
+    expected = by_records._neighbours()
+    known = second.known()
+    for rid in view.ids:
+        found = known.get(rid)
+        assert (second.compute(rid) if found is None else found) == expected.get(rid, ()), rid
+    stale = first.known()                               # the first snapshot still answers as it was
+    assert all(rid not in stale for rid in view.ids[-20:])

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
@@ -65,6 +66,11 @@ class CurrentView:
         self.version = 0          # counts changes: a value built from the view keys on it
         self._groups: _Groups | None = None
         self._paths: dict[str, str] = {}       # shard name -> its path
+        # record id -> its neighbours in its session (``Neighbours``), as the whole view has them:
+        # kept across versions, the one entry a new turn changes (its session's last turn
+        # before it) dropped as it is absorbed; written and dropped under ``_neighbours_lock``
+        self._neighbours: dict[str, tuple] = {}
+        self._neighbours_lock = threading.Lock()
         self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
 
     # -- reading ---------------------------------------------------------------------
@@ -185,11 +191,19 @@ class CurrentView:
                 columns[name].append(values[name])
             self.ids.append(record_id)
             at = self.slot[record_id] = len(self.ids) - 1
-            if self._groups is not None:
-                self._groups.add(at, *(values[name] for name in _GROUPED))
+            groups = self._groups
+            if groups is not None:
+                groups.add(at, *(values[name] for name in _GROUPED))
+                place = groups.position[at]
+                if self._neighbours and place != _NONE and place:
+                    before = self.ids[groups.sessions[values["session"]][place - 1]]
+                    with self._neighbours_lock:
+                        self._neighbours.pop(before, None)      # it has a next turn now
         else:
             if self._groups is not None and any(columns[name][at] != values[name] for name in _GROUPED):
                 self._groups = None      # a record moved between groups: rebuilt when next asked
+                with self._neighbours_lock:
+                    self._neighbours.clear()
             for name, value in values.items():
                 columns[name][at] = value
 
@@ -200,6 +214,8 @@ class CurrentView:
             return
         self.version += 1
         self._groups = None
+        with self._neighbours_lock:
+            self._neighbours.clear()
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
         self.ids = [self.ids[at] for at in keep]
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
@@ -425,6 +441,7 @@ class CurrentRecords(Mapping):
     def __init__(self, view: CurrentView, kinds: tuple = ()) -> None:
         self.view = view
         self._parsed: dict[str, dict] = {}
+        self._version = view.version          # read before the count: see ``Neighbours``
         self._count = len(view.ids)
         if kinds:
             wanted = {code for code, kind in enumerate(view.tables["kind"]) if kind in kinds}
@@ -655,11 +672,21 @@ class Neighbours:
         self.records, self.view = records, records.view
         self._slots = self.view.session_slots()
         self._known: dict[str, tuple] = {}
+        self._shared = False
         if records._members is None:
             # every episode of the view's first ``count`` records is one of these: a turn's
-            # neighbours are the slots beside it in its session's list (O(1), nothing kept)
+            # neighbours are the slots beside it in its session's list (O(1))
             self.get = self._adjacent
             self._groups, self._count = self.view.groups(), records._count
+            # what earlier queries worked out over the same records: the view's own neighbours,
+            # while it still is the view these records were taken from (same version and count)
+            with self.view._neighbours_lock:
+                if self._current():
+                    self._known, self._shared = dict(self.view._neighbours), True
+
+    def _current(self) -> bool:
+        view = self.view
+        return view.version == self.records._version and len(view.ids) == self._count
 
     def known(self) -> dict:
         """The neighbours worked out so far (record id -> tuple): a hot loop reads this dict
@@ -669,6 +696,12 @@ class Neighbours:
     def compute(self, record_id: str) -> tuple:
         """``get(record_id)``, kept in ``known()``."""
         found = self._known[record_id] = self.get(record_id, ())
+        if self._shared:
+            with self.view._neighbours_lock:    # kept for later queries, unless the view moved on
+                if self._current():
+                    self.view._neighbours[record_id] = found
+                else:
+                    self._shared = False
         return found
 
     def _adjacent(self, record_id: str, default=()):
