@@ -364,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             if part in kept and part not in only:
                 scale[part] = kept[part]
         scale["command"] = kept.get("command", "") + " ; then " + scale["command"]
+        scale["notes"] = kept.get("notes", [])      # hand-written profile notes: edited, not dropped
     for name in names:
         row = scale["sizes"].setdefault(name, {"records": SIZES[name]})
         if "process" in only:
