@@ -17,6 +17,7 @@ import pytest
 from memory import decision, indexing, planner
 from memory.query import QueryRequest, _current_view, run_query
 from memory.retrieval.bm25 import BM25Index
+from memory.retrieval import index as index_module
 from memory.retrieval.index import ScopeIndex
 from memory.store import CurrentRecords, Sessions
 from memory.store import current as current_module
@@ -199,13 +200,15 @@ def test_a_view_file_torn_by_a_kill_mid_write_is_rebuilt_never_misread(store, ke
     assert answers(store) == expected
 
 
-def test_an_index_read_from_its_mapping_answers_as_the_one_saved_and_survives_a_replace(tmp_path):
+def test_an_index_read_from_its_mapping_answers_as_the_one_saved_and_survives_a_replace(tmp_path, monkeypatch):
+    monkeypatch.setattr(index_module, "MAP_MIN_BYTES", 1)     # map even this small file
     settings = {"k1": 1.2, "b": 0.75, "epsilon": 0.25}
     written = ScopeIndex(tmp_path, settings)
     written.apply([(f"d{i}", f"the garden {'car ' * (i % 4)}number {i}") for i in range(300)], {"x": 1})
     written.save()
     loaded = ScopeIndex.open(tmp_path, settings)
     assert loaded.rebuilt_reason is None
+    assert isinstance(loaded._bm25._postings, memoryview)    # a view of the mapping, not a copy
     query = "garden car number 7"
     assert loaded.scores(query) == written.scores(query)
     assert loaded.search(query, 10) == written.search(query, 10)

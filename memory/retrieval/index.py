@@ -45,6 +45,7 @@ DELTA_FILE = "index.delta"
 DELTA_MIN_DOCS = 256
 DELTA_FRACTION = 10
 META_FILE = "index.meta.json"
+MAP_MIN_BYTES = 4 << 20      # index files at least this large are mapped, not read (``_mapped``)
 DEFAULT_EPSILON = 0.25
 MAGIC = b"MEMIDX\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
@@ -300,12 +301,16 @@ def _mapped(path: Path):
     """The file's bytes, mapped read-only rather than read: the postings of the terms a query
     never asks for are never paged in (a 100k-record scope's index is ~36 MB). Safe because the
     file is only ever replaced by a rename (``atomic_write``), never rewritten in place: a
-    mapping keeps the bytes it was opened on. An empty file cannot be mapped: read instead."""
+    mapping keeps the bytes it was opened on. A mapping holds a file descriptor while it lives
+    (a served store keeps one index per scope it answered), so a file under ``MAP_MIN_BYTES``
+    (or one that cannot be mapped) is read instead."""
     with open(path, "rb") as handle:
-        try:
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except (ValueError, OSError):
-            return handle.read()
+        if os.fstat(handle.fileno()).st_size >= MAP_MIN_BYTES:
+            try:
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (ValueError, OSError):
+                pass
+        return handle.read()
 
 
 def _encode(state: dict, generation: str) -> bytes:
