@@ -103,7 +103,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             continue
         if slots is None:
             slots = {}
-            for other in records.values():
+            keyed = getattr(records, "keyed", None)   # a store's current view: only those parsed
+            for other in (keyed() if keyed is not None else records.values()):
                 if other["kind"] != "episode" and other["memory_key"]:
                     slots.setdefault(other["memory_key"], []).append(other)
         links = _links(record, records, slots)

@@ -80,12 +80,20 @@ class SearchSpace:
             scored = {rid: s for rid, s in scored.items() if rid in self.records}
         if self.neighbour_weight <= 0 or not self.sessions:
             return scored
-        # the hot loop of a query: names bound locally; a score <= 0 never beats the default
-        neighbours_of, best = self._neighbours().get, {}
+        # the hot loop of a query: names bound locally; a score <= 0 never beats the default.
+        # A store's current view works neighbours out when first asked and keeps them: the loop
+        # reads what is known (a dict) and asks only for the rest
+        neighbours = self._neighbours()
+        if hasattr(neighbours, "known"):
+            known_of, compute = neighbours.known().get, neighbours.compute
+        else:
+            known_of, compute = neighbours.get, lambda rid: ()
+        best = {}
         best_of, weight = best.get, self.neighbour_weight
         for rid, score in scored.items():
             if score > 0.0:
-                for neighbour in neighbours_of(rid, ()):
+                found = known_of(rid)
+                for neighbour in (compute(rid) if found is None else found):
                     if score > best_of(neighbour, 0.0):
                         best[neighbour] = score
         smoothed = dict(scored)
@@ -99,9 +107,12 @@ class SearchSpace:
         of the whole scope), so scores need no filtering; checked once per index and view."""
         known = self.memo("covers_index").get("index")
         if known is None or known[0] is not self.index:
-            covers_all = getattr(self.records, "covers", None)   # a store's current view: by its id table
-            covers = covers_all(self.index.doc_ids()) if covers_all is not None \
-                else all(rid in self.records for rid in self.index.doc_ids())
+            covers_index = getattr(self.records, "covers_index", None)   # a store's current view:
+            covers = covers_index(self.index) if covers_index is not None else None  # by cursors
+            if covers is None:
+                covers_all = getattr(self.records, "covers", None)   # ... or by its id table
+                covers = covers_all(self.index.doc_ids()) if covers_all is not None \
+                    else all(rid in self.records for rid in self.index.doc_ids())
             known = self.memo("covers_index")["index"] = (self.index, covers)
         return known[1]
 
@@ -276,9 +287,13 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     """The question's other terms searched over the named speakers' own records only."""
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
-    by_speaker = space.records_by_speaker()
-    theirs = frozenset().union(*(by_speaker.get(name, ()) for name in speakers))
-    hits = [(rid, s) for rid, s in space.scores(content).items() if rid in theirs]
+    # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
+    said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
+    if said_by is not None:
+        hits = said_by(space.scores(content).items(), speakers)
+    else:
+        speaker = space.speaker
+        hits = [(rid, s) for rid, s in space.scores(content).items() if speaker(rid) in speakers]
     return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
 
 
@@ -692,6 +707,9 @@ _SECOND_PERSON_WORDS = re.compile(r"(?i)\b(?:you|you're|you've|you'd|you'll|your
 
 def _session_speakers(space: SearchSpace) -> dict[str, frozenset[str]]:
     found = space._memo.get("session_speakers")
+    if found is None and hasattr(space.records, "session_speakers"):
+        # a store's current view: from its columns, each session when asked (no record parsed)
+        found = space._memo["session_speakers"] = space.records.session_speakers()
     if found is None:
         grouped: dict[str, set[str]] = {}
         for record in space.records.values():

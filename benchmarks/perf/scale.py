@@ -381,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         if kept.get("notes"):
             scale["notes"] = kept["notes"]   # written by hand: kept until edited
         scale["command"] = kept.get("command", "") + " ; then " + scale["command"]
+        scale["notes"] = kept.get("notes", [])      # hand-written profile notes: edited, not dropped
     for name in names:
         row = scale["sizes"].setdefault(name, {"records": SIZES[name]})
         if "process" in only:

@@ -144,7 +144,9 @@ class BM25Index:
         other._terms, other._term_id = list(self._terms), dict(self._term_id)
         other._lens = list(self._lens)
         other._new_doc_terms = dict(self._new_doc_terms)   # values are replaced, never changed in place
-        other._post = {term: (list(slots), list(tfs)) for term, (slots, tfs) in self._post.items()}
+        # changed postings are shared, copied by whichever index changes one next (O(changed
+        # terms), not O(their postings): after many writes they include every common term's)
+        other._post, other._owned, self._owned = dict(self._post), set(), set()
         other._df_hist = Counter(self._df_hist) if self._df_hist is not None else None
         other._idf_cache, other._idf_floor, other._norm_cache, other._recent = {}, None, None, []
         return other
@@ -204,6 +206,7 @@ class BM25Index:
         self._total_len = len(self._doc_terms)
         self._new_doc_terms: dict[int, list[int]] = {}
         self._post: dict[int, tuple[list[int], list[int]]] = {}
+        self._owned: set[int] = set()    # terms of ``_post`` whose lists no fork shares
         self._df_hist: Counter[int] | None = None  # built when the idf floor is first needed
         self._idf_cache: dict[str, float] = {}
         self._idf_floor: float | None = None
@@ -227,9 +230,10 @@ class BM25Index:
 
     def _mutable_posting(self, term_id: int) -> tuple[list[int], list[int]]:
         changed = self._post.get(term_id)
-        if changed is None:
-            slots, tfs = self._posting(term_id)
+        if changed is None or term_id not in self._owned:
+            slots, tfs = changed if changed is not None else self._posting(term_id)
             changed = self._post[term_id] = (list(slots), list(tfs))
+            self._owned.add(term_id)      # this index's own lists now: changed in place
         return changed
 
     def _df(self, term_id: int) -> int:

@@ -3,7 +3,7 @@
 What a query needs of every record without parsing it: the record ids in log order,
 where each one's current revision line is (shard, offset, length), and the columns
 the filters and the planner read for all records (kind, status, speaker, session,
-revision, when it was first recorded). Full records are parsed lazily, only for the
+revision, when it was first recorded, memory key). Full records are parsed lazily, only for the
 candidates (``CurrentRecords``). The log stays the only source of truth: the file
 ``current/<digest>/current.bin`` records the cursor it was built to (``log.shard_pin``
 pins, plus the audit file's size); a reader extends it from the appended tail and
@@ -11,15 +11,23 @@ rebuilds it when a pin no longer holds (an erasure's rewrite, a healed crash cut
 
 ``current.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON header
 {"format", "cursor", "audit_bytes", "shards", "ids", "tables", "lengths"}, then the
-u32 columns (``COLUMNS`` order). String columns hold an index into their table
-(0: none).
+u32 columns (``COLUMNS`` order), then the groups (``_Groups.ARRAYS``). String columns
+hold an index into their table (0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+
+What the planner asks of every record (a session's turns, who speaks in a session, which
+speakers the scope has, which records hold a memory key) is kept beside the columns in
+``_Groups``: built once from the columns, then extended by each appended record, so a
+long-lived reader pays O(new records) per write, not O(scope). A revision that changes one
+of those columns of an existing record drops the groups (rebuilt when next asked).
 """
 from __future__ import annotations
 
 import os
 import struct
 import sys
+import threading
 from array import array
+from bisect import bisect_left
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -28,13 +36,15 @@ from ..jsonio import atomic_write, dumps, loads_trusted, private_mkdir
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
-FORMAT = 1
+FORMAT = 2                # 2: the memory_key column
 FILE = "current.bin"
 MAGIC = b"MEMCUR\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
-COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision")
-TABLES = ("shard", "kind", "status", "speaker", "session", "created")
+COLUMNS = ("shard", "offset", "length", "kind", "status", "speaker", "session", "created", "revision", "key")
+TABLES = ("shard", "kind", "status", "speaker", "session", "created", "key")
+_GROUPED = ("kind", "speaker", "session", "key")    # the columns ``_Groups`` is built from
+_NONE = 0xFFFFFFFF
 # an extension of fewer lines is not saved: the next reader reads that short tail again
 SAVE_AFTER_LINES = 256
 
@@ -50,11 +60,18 @@ class CurrentView:
         self.ids: list[str] = []
         self.slot: dict[str, int] = {}
         self.tables: dict[str, list] = {name: [None] for name in TABLES}
-        self._codes: dict[str, dict] = {name: {None: 0} for name in TABLES}
+        self._codes: dict[str, dict] = {name: {None: 0} for name in TABLES}  # value -> code, per table
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
-        self._sessions: tuple[int, dict[int, list[int]]] | None = None
+        self._groups: _Groups | None = None
+        self._paths: dict[str, str] = {}       # shard name -> its path
+        # record id -> its neighbours in its session (``Neighbours``), as the whole view has them:
+        # kept across versions, the one entry a new turn changes (its session's last turn
+        # before it) dropped as it is absorbed; written and dropped under ``_neighbours_lock``
+        self._neighbours: dict[str, tuple] = {}
+        self._neighbours_lock = threading.Lock()
+        self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
 
     # -- reading ---------------------------------------------------------------------
 
@@ -69,25 +86,29 @@ class CurrentView:
         return self.value(column, self.slot[record_id])
 
     def session_slots(self) -> dict[int, list[int]]:
-        """Session code -> the slots of its episodes, in log order (built once per version)."""
-        cached = self._sessions
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        episode = self._codes["kind"].get("episode", -1)
-        kinds, sessions, grouped = self.columns["kind"], self.columns["session"], {}
-        for at, code in enumerate(sessions):
-            if code and kinds[at] == episode:
-                members = grouped.get(code)
-                if members is None:
-                    members = grouped[code] = []
-                members.append(at)
-        self._sessions = (self.version, grouped)
-        return grouped
+        """Session code -> the slots of its episodes, in log order. Kept up to date as the view
+        grows (lists only ever appended to): a reader holding an older snapshot bounds them by
+        its own record count."""
+        return self.groups().sessions
+
+    def groups(self) -> "_Groups":
+        """The per-scope groups (``_Groups``), built from the columns on first use."""
+        groups = self._groups
+        if groups is None:
+            groups = _Groups(self)
+            columns = [self.columns[name] for name in _GROUPED]
+            for at, codes in enumerate(zip(*columns)):
+                groups.add(at, *codes)
+            self._groups = groups
+        return groups
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
         at = self.slot[record_id]
-        path = self.scope_dir / self.tables["shard"][self.columns["shard"][at]]
+        name = self.tables["shard"][self.columns["shard"][at]]
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = os.path.join(self.scope_dir, name)
         try:
             with open(path, "rb") as handle:
                 handle.seek(self.columns["offset"][at])
@@ -101,6 +122,45 @@ class CurrentView:
 
     def record(self, record_id: str) -> dict:
         return loads_trusted(self.line(record_id))
+
+    def keyed_records(self, record_ids: list[str]) -> None:
+        """Parse the keyed records not parsed yet (``keyed_record``), each shard opened once."""
+        if type(self).line is not CurrentView.line:
+            return                       # a view whose lines are not in shard files (PostgreSQL)
+        columns, cached = self.columns, self._keyed_parsed
+        todo = []
+        for record_id in record_ids:
+            at = self.slot[record_id]
+            where = (columns["shard"][at], columns["offset"][at])
+            known = cached.get(record_id)
+            if known is None or known[0] != where:
+                todo.append((where, columns["length"][at], record_id))
+        todo.sort()
+        for code in {where[0] for where, _, _ in todo}:
+            try:
+                handle = open(os.path.join(self.scope_dir, self.tables["shard"][code]), "rb")
+            except FileNotFoundError:
+                continue                 # read one by one below, which says the scope changed
+            with handle:
+                for where, length, record_id in todo:
+                    if where[0] == code:
+                        handle.seek(where[1])
+                        data = handle.read(length)
+                        if f'"id":"{record_id}"'.encode() in data:   # else: read again, one by one
+                            cached[record_id] = (where, loads_trusted(data))
+
+    def keyed_record(self, record_id: str) -> dict:
+        """``record`` for a keyed record (``_Groups.keyed``), kept parsed while its current
+        revision stays where it was: every query that follows supersession reads them all, and
+        they are few (the facts, not the conversation turns). Callers only read it."""
+        at = self.slot[record_id]
+        where = (self.columns["shard"][at], self.columns["offset"][at])
+        cached = self._keyed_parsed.get(record_id)
+        if cached is not None and cached[0] == where:
+            return cached[1]
+        record = self.record(record_id)
+        self._keyed_parsed[record_id] = (where, record)
+        return record
 
     # -- building ----------------------------------------------------------------------
 
@@ -120,7 +180,7 @@ class CurrentView:
                   "kind": self._code("kind", revision["kind"]), "status": self._code("status", revision["status"]),
                   "speaker": self._code("speaker", source.get("speaker")),
                   "session": self._code("session", source.get("session")),
-                  "revision": revision["revision"]}
+                  "revision": revision["revision"], "key": self._code("key", revision.get("memory_key"))}
         columns = self.columns
         self.version += 1
         if at is None:
@@ -130,8 +190,20 @@ class CurrentView:
             for name in COLUMNS:
                 columns[name].append(values[name])
             self.ids.append(record_id)
-            self.slot[record_id] = len(self.ids) - 1
+            at = self.slot[record_id] = len(self.ids) - 1
+            groups = self._groups
+            if groups is not None:
+                groups.add(at, *(values[name] for name in _GROUPED))
+                place = groups.position[at]
+                if self._neighbours and place != _NONE and place:
+                    before = self.ids[groups.sessions[values["session"]][place - 1]]
+                    with self._neighbours_lock:
+                        self._neighbours.pop(before, None)      # it has a next turn now
         else:
+            if self._groups is not None and any(columns[name][at] != values[name] for name in _GROUPED):
+                self._groups = None      # a record moved between groups: rebuilt when next asked
+                with self._neighbours_lock:
+                    self._neighbours.clear()
             for name, value in values.items():
                 columns[name][at] = value
 
@@ -141,6 +213,9 @@ class CurrentView:
         if not doomed:
             return
         self.version += 1
+        self._groups = None
+        with self._neighbours_lock:
+            self._neighbours.clear()
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
         self.ids = [self.ids[at] for at in keep]
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
@@ -150,7 +225,7 @@ class CurrentView:
     # -- files -------------------------------------------------------------------------
 
     def save(self) -> None:
-        arrays = [self.columns[name] for name in COLUMNS]
+        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays()
         if sys.byteorder == "big":
             arrays = [array(_U32, values) for values in arrays]
             for values in arrays:
@@ -169,7 +244,7 @@ class CurrentView:
         try:
             data = (Path(directory) / FILE).read_bytes()
             view._decode(data)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return cls(directory, scope_dir)
         return view
 
@@ -178,23 +253,134 @@ class CurrentView:
         if not data.startswith(MAGIC):
             raise ValueError("not a current view")
         (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
-        header = loads_trusted(data[start:start + header_len])
-        if header["format"] != FORMAT or len(header["lengths"]) != len(COLUMNS):
+        header = loads_trusted(memoryview(data)[start:start + header_len])   # no copy of the header
+        lengths = header["lengths"]
+        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
             raise ValueError("another format")
         body = memoryview(data)[start + header_len:]
-        if len(body) != 4 * sum(header["lengths"]) or any(n != len(header["ids"]) for n in header["lengths"]):
+        if len(body) != 4 * sum(lengths) or any(n != len(header["ids"]) for n in lengths[:len(COLUMNS)]):
             raise ValueError("truncated")
-        for name, length in zip(COLUMNS, header["lengths"]):
+        arrays = []
+        for length in lengths:
             values = array(_U32)
             values.frombytes(body[:4 * length])
             if sys.byteorder == "big":
                 values.byteswap()
-            self.columns[name] = values
+            arrays.append(values)
             body = body[4 * length:]
+        self.columns = dict(zip(COLUMNS, arrays))
         self.cursor, self.audit_bytes, self.ids = header["cursor"], header["audit_bytes"], header["ids"]
         self.tables = header["tables"]
-        self._codes = {name: {value: code for code, value in enumerate(self.tables[name])} for name in TABLES}
+        self._codes = _Codes(self.tables)
         self.slot = {rid: at for at, rid in enumerate(self.ids)}
+        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):])
+
+
+class _Codes(dict):
+    """Table name -> {value: code}, each built when first asked (a query that writes nothing
+    never needs the code of a first-recorded instant: one per record)."""
+
+    def __init__(self, tables: dict) -> None:
+        super().__init__()
+        self._tables = tables
+
+    def __missing__(self, name: str) -> dict:
+        codes = self[name] = {value: code for code, value in enumerate(self._tables[name])}
+        return codes
+
+
+class _Groups:
+    """Per-scope groups over a view's columns, in log order (see the module doc). Only ever
+    added to, so a reader holding a snapshot of the first ``count`` records reads the groups
+    bounded by it: slots below ``count``, first slots below ``count``.
+
+    - ``sessions``: session code -> slots of its episodes;
+    - ``speakers``: speaker code (0 included: no speaker) -> the first slot holding it;
+    - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
+      with both a session and a speaker (any kind, as the planner groups them);
+    - ``keyed``: slots of the records other than episodes that hold a memory key;
+    - ``position``: per slot, its place in its session's slots (``_NONE``: in none).
+    """
+
+    def __init__(self, view: CurrentView) -> None:
+        # the view's own tables, appended to as it grows (a code's value may be an empty
+        # string: only a true value counts, as in the records)
+        self._kinds, self._tables = view._codes["kind"], view.tables
+        self.sessions: dict[int, list[int]] = {}
+        self.speakers: dict[int, int] = {}
+        self.session_speakers: dict[int, dict[int, int]] = {}
+        self.keyed: list[int] = []
+        self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
+
+    # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
+    ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
+              "pair_sessions", "pair_offsets", "pairs", "keyed")
+
+    def to_arrays(self) -> list[array]:
+        out = {name: array(_U32) for name in self.ARRAYS}
+        out["position"] = self.position
+        out["session_offsets"].append(0)
+        for code, members in self.sessions.items():
+            out["session_codes"].append(code)
+            out["session_members"].extend(members)
+            out["session_offsets"].append(len(out["session_members"]))
+        for code, first in self.speakers.items():
+            out["speaker_first"].extend((code, first))
+        out["pair_offsets"].append(0)
+        for session, spoken in self.session_speakers.items():
+            out["pair_sessions"].append(session)
+            for speaker, first in spoken.items():
+                out["pairs"].extend((speaker, first))
+            out["pair_offsets"].append(len(out["pairs"]))
+        out["keyed"].extend(self.keyed)
+        return [out[name] for name in self.ARRAYS]
+
+    @classmethod
+    def from_arrays(cls, view: CurrentView, arrays: list) -> "_Groups":
+        """The groups ``to_arrays`` wrote (ValueError: they do not fit the view)."""
+        got = dict(zip(cls.ARRAYS, arrays))
+        groups = cls(view)
+        position = got["position"]
+        if len(position) != len(view.ids):
+            raise ValueError("groups do not fit the view")
+        groups.position = position
+        members, offsets = got["session_members"], got["session_offsets"]
+        if len(offsets) != len(got["session_codes"]) + 1 or offsets[-1] != len(members):
+            raise ValueError("session groups truncated")
+        groups.sessions = {code: members[offsets[i]:offsets[i + 1]].tolist()
+                           for i, code in enumerate(got["session_codes"])}
+        first = got["speaker_first"]
+        groups.speakers = dict(zip(first[::2], first[1::2]))
+        pairs, offsets = got["pairs"], got["pair_offsets"]
+        if len(offsets) != len(got["pair_sessions"]) + 1 or offsets[-1] != len(pairs):
+            raise ValueError("speaker groups truncated")
+        groups.session_speakers = {code: dict(zip(pairs[offsets[i]:offsets[i + 1]:2],
+                                                  pairs[offsets[i] + 1:offsets[i + 1]:2]))
+                                   for i, code in enumerate(got["pair_sessions"])}
+        groups.keyed = got["keyed"].tolist()
+        return groups
+
+    def add(self, at: int, kind: int, speaker: int, session: int, key: int) -> None:
+        tables = self._tables
+        episode = kind == self._kinds.get("episode", -1)
+        if speaker not in self.speakers:
+            self.speakers[speaker] = at
+        if session and episode:     # by code, as the session index always was
+            members = self.sessions.get(session)
+            if members is None:
+                members = self.sessions[session] = []
+            self.position.append(len(members))
+            members.append(at)
+        else:
+            self.position.append(_NONE)
+        if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
+            spoken = self.session_speakers.get(session)
+            if spoken is None:
+                spoken = self.session_speakers[session] = {}
+            if speaker not in spoken:
+                spoken[speaker] = at
+        if key and tables["key"][key] and not episode:
+            self.keyed.append(at)
 
 
 def _audit_size(scope_dir: Path) -> int:
@@ -255,6 +441,7 @@ class CurrentRecords(Mapping):
     def __init__(self, view: CurrentView, kinds: tuple = ()) -> None:
         self.view = view
         self._parsed: dict[str, dict] = {}
+        self._version = view.version          # read before the count: see ``Neighbours``
         self._count = len(view.ids)
         if kinds:
             wanted = {code for code, kind in enumerate(view.tables["kind"]) if kind in kinds}
@@ -289,6 +476,15 @@ class CurrentRecords(Mapping):
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
 
+    def said_by(self, items, speakers) -> list:
+        """The (record id, value) pairs of ``items`` whose record's speaker is one of
+        ``speakers``, in order, by the speaker column (a speaker search filters every hit)."""
+        view = self.view
+        codes = view._codes["speaker"]
+        wanted = {codes[name] for name in speakers if name in codes}
+        column, slot = view.columns["speaker"], view.slot
+        return [item for item in items if column[slot[item[0]]] in wanted]
+
     def _slots(self):
         if self._members is not None:
             slot = self.view.slot
@@ -311,7 +507,54 @@ class CurrentRecords(Mapping):
         codes, table = self.view.columns[name], self.view.tables[name]
         if self._members is not None:
             return {table[codes[at]] for at, _ in self._slots()}
+        if name == "speaker":          # from the groups: O(speakers), not O(records)
+            count = self._count
+            return {table[code] for code, first in list(self.view.groups().speakers.items()) if first < count}
         return {table[code] for code in set(codes[:self._count])}
+
+    def session_speakers(self) -> Mapping:
+        """Session -> the speakers of its records (records with both a session and a speaker,
+        of any kind), without parsing a record: ``planner._session_speakers``."""
+        view = self.view
+        speakers, sessions = view.tables["speaker"], view.tables["session"]
+        if self._members is None:
+            return _SessionSpeakers(view, self._count)
+        grouped: dict = {}
+        speaker_col, session_col = view.columns["speaker"], view.columns["session"]
+        for at, _ in self._slots():
+            session, speaker = sessions[session_col[at]], speakers[speaker_col[at]]
+            if session and speaker:
+                grouped.setdefault(session, set()).add(speaker)
+        return {session: frozenset(names) for session, names in grouped.items()}
+
+    def keyed(self):
+        """The records other than episodes that hold a memory key, parsed, in log order: what
+        ``decision.follow_supersession`` groups into slots (the rest are never parsed)."""
+        if self._members is None:
+            keyed, count = self.view.groups().keyed, self._count
+            slots = keyed[:bisect_left(keyed, count)]
+        else:
+            episode = self.view._codes["kind"].get("episode", -1)
+            kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
+            slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+        ids, parsed, view = self.view.ids, self._parsed, self.view
+        wanted = [ids[at] for at in slots]
+        view.keyed_records([rid for rid in wanted if rid not in parsed])
+        for record_id in wanted:
+            if record_id not in parsed:
+                parsed[record_id] = view.keyed_record(record_id)
+        return [parsed[record_id] for record_id in wanted]
+
+    def covers_index(self, index) -> bool | None:
+        """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
+        without listing them: the index and the view read the same log bytes (equal cursors), the
+        view dropped nothing (no erasure was ever recorded) and holds every record it read. Every
+        indexed document is a record of those lines, so it is here. None: not known this way."""
+        view = self.view
+        if self._members is None and self._count == len(view.ids) and not view.audit_bytes \
+                and view.cursor and index.cursor == view.cursor:
+            return True
+        return None
 
     def covers(self, record_ids) -> bool:
         """Whether every id of ``record_ids`` is one of these records."""
@@ -347,22 +590,77 @@ class CreatedAt(Mapping):
 
 
 class Sessions(Mapping):
-    """Session -> the ids of its episodes in log order, from the view's columns."""
+    """Session -> the ids of its episodes in log order, from the view's groups, as they were
+    when this was made (the view may grow meanwhile: its first ``count`` records)."""
 
     def __init__(self, view: CurrentView) -> None:
-        self.view = view
+        self.view, self._count, self._ids = view, len(view.ids), view.ids
         self._slots = view.session_slots()
-        self._codes = {view.tables["session"][code]: code for code in self._slots}
+        self._codes = view._codes["session"]
+        self._len: int | None = None
+
+    def _members(self, session) -> list[int] | None:
+        code = self._codes.get(session)
+        slots = self._slots.get(code) if code is not None else None
+        if not slots or slots[0] >= self._count:
+            return None
+        return slots if slots[-1] < self._count else slots[:bisect_left(slots, self._count)]
 
     def __getitem__(self, session: str) -> list[str]:
-        ids = self.view.ids
-        return [ids[at] for at in self._slots[self._codes[session]]]
+        slots = self._members(session)
+        if slots is None:
+            raise KeyError(session)
+        ids = self._ids
+        return [ids[at] for at in slots]
+
+    def __contains__(self, session: object) -> bool:
+        return self._members(session) is not None
 
     def __iter__(self):
-        return iter(self._codes)
+        table = self.view.tables["session"]
+        return iter([table[code] for code, slots in list(self._slots.items()) if slots[0] < self._count])
+
+    def __bool__(self) -> bool:
+        # sessions are listed in order of their first turn: the first one is the earliest
+        try:
+            first = next(iter(self._slots.values()), None)
+        except RuntimeError:        # a writer's thread added a session meanwhile
+            return len(self) > 0
+        return first is not None and first[0] < self._count
 
     def __len__(self) -> int:
-        return len(self._codes)
+        if self._len is None:
+            self._len = sum(1 for code, slots in list(self._slots.items()) if slots[0] < self._count)
+        return self._len
+
+
+class _SessionSpeakers(Mapping):
+    """Session -> frozenset of its speakers, from the view's groups, over its first ``count``
+    records; each session worked out when asked (a query asks it of a few candidates)."""
+
+    def __init__(self, view: CurrentView, count: int) -> None:
+        self.view, self._count = view, count
+        self._groups = view.groups()
+        self._known: dict = {}
+
+    def __getitem__(self, session):
+        found = self._known.get(session)
+        if found is None:
+            code = self.view._codes["session"].get(session)
+            spoken = self._groups.session_speakers.get(code) if code else None
+            if spoken is None or not (session and any(first < self._count for first in list(spoken.values()))):
+                raise KeyError(session)
+            table, count = self.view.tables["speaker"], self._count
+            found = self._known[session] = frozenset(table[c] for c, first in list(spoken.items()) if first < count)
+        return found
+
+    def __iter__(self):
+        table, count = self.view.tables["session"], self._count
+        return iter([table[code] for code, spoken in list(self._groups.session_speakers.items())
+                     if any(first < count for first in spoken.values())])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class Neighbours:
@@ -374,6 +672,53 @@ class Neighbours:
         self.records, self.view = records, records.view
         self._slots = self.view.session_slots()
         self._known: dict[str, tuple] = {}
+        self._shared = False
+        if records._members is None:
+            # every episode of the view's first ``count`` records is one of these: a turn's
+            # neighbours are the slots beside it in its session's list (O(1))
+            self.get = self._adjacent
+            self._groups, self._count = self.view.groups(), records._count
+            # what earlier queries worked out over the same records: the view's own neighbours,
+            # while it still is the view these records were taken from (same version and count)
+            with self.view._neighbours_lock:
+                if self._current():
+                    self._known, self._shared = dict(self.view._neighbours), True
+
+    def _current(self) -> bool:
+        view = self.view
+        return view.version == self.records._version and len(view.ids) == self._count
+
+    def known(self) -> dict:
+        """The neighbours worked out so far (record id -> tuple): a hot loop reads this dict
+        first and calls ``compute`` only for an id not in it yet."""
+        return self._known
+
+    def compute(self, record_id: str) -> tuple:
+        """``get(record_id)``, kept in ``known()``."""
+        found = self._known[record_id] = self.get(record_id, ())
+        if self._shared:
+            with self.view._neighbours_lock:    # kept for later queries, unless the view moved on
+                if self._current():
+                    self.view._neighbours[record_id] = found
+                else:
+                    self._shared = False
+        return found
+
+    def _adjacent(self, record_id: str, default=()):
+        view = self.view
+        at = view.slot.get(record_id)
+        if at is None or at >= self._count:
+            return default
+        groups = self._groups
+        i = groups.position[at]
+        if i == _NONE:
+            return default
+        slots, ids = groups.sessions.get(view.columns["session"][at]), view.ids
+        if slots is None or i >= len(slots) or slots[i] != at:
+            return Neighbours.get(self, record_id, default)   # moved since the groups were read
+        if i + 1 < len(slots) and slots[i + 1] < self._count:
+            return (ids[slots[i - 1]], ids[slots[i + 1]]) if i else (ids[slots[i + 1]],)
+        return (ids[slots[i - 1]],) if i else ()
 
     def get(self, record_id: str, default=()):
         known = self._known.get(record_id)
