@@ -39,6 +39,54 @@ class LoadedPolicy:
     raw: bytes = field(default=b"", repr=False, compare=False)  # the bytes hashed, as read
 
 
+# Keys a policy gained after stores began keeping their own copy (issue 13). A file written
+# before a key existed is read as it was meant then: the key takes the value that keeps the
+# behaviour of that time, and a key since replaced is carried over into what replaced it.
+# A key missing for any other reason, and every unknown key, is still refused.
+ADDED_KEYS = {
+    "retrieval": {
+        ("planner", "unseen_time_weight"): 1,      # an unseen time word counted like any other term
+        ("planner", "own_turns_weight"): 0,        # no own-turns ranking
+        ("decision", "evidence_ratio"): 0,         # every eligible match cited
+        ("features", "subject_gate_only"): False,
+        ("features", "unseen_modifier_abstains"): False,
+        ("features", "role_possessors"): False,
+        ("features", "named_subjects"): False,
+        ("features", "sentence_attribution"): False,
+    },
+}
+# replaced keys: (section, key) -> (section, key, value of the new key for each old value)
+REPLACED_KEYS = {
+    "retrieval": {
+        ("features", "session_fusion"): ("planner", "session_weight", {True: 1, False: 0}),
+    },
+}
+
+
+def upgraded(name: str, data) -> tuple[object, list[str]]:
+    """``data`` as the current schema reads it, and the key paths filled in or carried over."""
+    added, replaced = ADDED_KEYS.get(name, {}), REPLACED_KEYS.get(name, {})
+    if not isinstance(data, dict) or not (added or replaced):
+        return data, []
+    data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+    changes = []
+    for (section, key), (new_section, new_key, mapping) in replaced.items():
+        part, target = data.get(section), data.get(new_section)
+        if isinstance(part, dict) and key in part and isinstance(target, dict) and new_key not in target:
+            old = part.pop(key)
+            if isinstance(old, bool):
+                target[new_key] = mapping[old]
+                changes.append(f"{section}.{key} -> {new_section}.{new_key}")
+            else:
+                part[key] = old          # not the old key's type: left for the schema to name
+    for (section, key), value in added.items():
+        part = data.get(section)
+        if isinstance(part, dict) and key not in part:
+            part[key] = value
+            changes.append(f"{section}.{key}")
+    return data, changes
+
+
 def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
     filename = POLICY_FILES[name]
     folder = config_dir() if directory is None else directory
@@ -61,6 +109,7 @@ def load_policy(name: str, directory: Path | None = None) -> LoadedPolicy:
         message = "a number has too many digits to be read (at most 4,300)"
         raise PolicyError(f"policy {filename}: {message}", code="policy_invalid",
                           details=[f"{filename}: {message}"]) from None
+    data, _ = upgraded(name, data)
     problems = schemas.problems(f"{name}-policy", data, separator=".")
     if problems:
         raise PolicyError(f"policy {filename} fails its schema: " + "; ".join(problems),
