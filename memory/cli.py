@@ -793,6 +793,9 @@ def build(ctx, users, as_json):
       memory build --user demo
     """
     built = api.build_views(_open_store(ctx), users)
+    if isinstance(built, dict):   # a PostgreSQL store: nothing is built, and it says why
+        _emit(built, as_json, lambda out: out["message"])
+        return
     _emit(built, as_json, lambda views: "\n".join(
         f"{v['scope']['type']}:{v['scope']['key']}: {v['records']} record(s) -> {v['path']}" for v in views)
         or "no scopes to build")

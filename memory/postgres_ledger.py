@@ -27,7 +27,7 @@ except ImportError:  # the optional extra: memory-ledger[postgres]
 
 from .errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_PARTITIONS = 8
 
 
@@ -54,6 +54,13 @@ TABLES = {
     # content-free erasure rows (the JSONL store's audit.jsonl)
     "audit": ("scope_digest text NOT NULL, seq bigint NOT NULL, line bytea NOT NULL", "scope_digest, seq", ()),
 }
+
+
+# Tables that are not scoped (reference tables in Citus terms): they stay on the coordinator.
+# ``policies``: the store's own copy of its policy files, byte for byte as they were hashed
+# (a JSONL store's ``policies/`` folder and the pins of its ``store.json``); migration 2.
+REFERENCE_DDL = ["CREATE TABLE policies (name text PRIMARY KEY, sha256 text NOT NULL, "
+                 "bytes bytea NOT NULL, pinned_at text NOT NULL)"]
 
 
 def parent_ddl() -> list[str]:
@@ -91,7 +98,7 @@ def distributed_ddl(partitions: int, placement: list[tuple[str, str]]) -> list[s
     table: one scope's rows in all tables sit on one server (co-located, as Citus places
     distributed tables that share a distribution column). The remote tables come from
     ``shard_table_ddl``; the coordinator keeps the schema version and the advisory locks."""
-    statements = parent_ddl()
+    statements = parent_ddl() + REFERENCE_DDL
     for table in TABLES:
         for remainder in range(partitions):
             server, schema = placement[remainder]
@@ -103,10 +110,16 @@ def distributed_ddl(partitions: int, placement: list[tuple[str, str]]) -> list[s
 
 
 def mark_migrated(conn, *, version: int = SCHEMA_VERSION, partitions: int, now: str) -> None:
-    """Record a schema laid out by hand (``distributed_ddl``) as the given version."""
+    """Record a schema laid out by hand (``distributed_ddl``) as the given version: the reference
+    tables of the migrations up to it are created here, on the coordinator."""
     conn.execute("""CREATE TABLE IF NOT EXISTS memory_schema (
                       version int PRIMARY KEY, applied_at text NOT NULL, partitions int NOT NULL)""")
-    conn.execute("INSERT INTO memory_schema VALUES (%s, %s, %s)", (version, now, partitions))
+    if version >= 2 and conn.execute("SELECT to_regclass('policies')").fetchone()[0] is None:
+        for statement in REFERENCE_DDL:
+            conn.execute(statement)
+    for applied in range(1, version + 1):
+        conn.execute("INSERT INTO memory_schema VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                     (applied, now, partitions))
 
 
 @dataclass(frozen=True)
@@ -128,6 +141,21 @@ class Snapshot:
     rows: list
     rebuilt: bool
     audit: list
+
+
+@dataclass
+class Examined:
+    """A scope as ``PostgresLedger.examining`` reads it: ``rows`` streams (seq, record_id,
+    transaction_id, line, registered envelope digest or None), in log order."""
+
+    last_seq: int
+    audit: list
+    rows: Iterator
+    ledger: "PostgresLedger"
+    scope_digest: str
+
+    def registered(self, transaction_ids: list[str]) -> dict[str, str]:
+        return self.ledger.registered(self.scope_digest, transaction_ids) if transaction_ids else {}
 
 
 class PostgresLedger:
@@ -181,7 +209,33 @@ class PostgresLedger:
                 for statement in _migration_v1(partitions):
                     self.conn.execute(statement)
                 mark_migrated(self.conn, version=1, partitions=partitions, now=now)
+            if current < 2:
+                # the store's own policy files (a JSONL store's policies/); empty until ``memory init`` pins them
+                layout = self.conn.execute("SELECT partitions FROM memory_schema WHERE version = 1").fetchone()[0]
+                mark_migrated(self.conn, version=2, partitions=layout, now=now)
         return SCHEMA_VERSION
+
+    # -- the store's policies -----------------------------------------------------
+
+    def pinned_policies(self) -> dict[str, tuple[str, bytes]]:
+        """file name -> (sha256, bytes) of the policies the store pinned ({}: none yet)."""
+        if self.conn.execute("SELECT to_regclass('policies')").fetchone()[0] is None:
+            return {}
+        return {name: (digest, bytes(data)) for name, digest, data in
+                self.conn.execute("SELECT name, sha256, bytes FROM policies ORDER BY name")}
+
+    def pin_policies(self, files: dict[str, tuple[str, bytes]], *, now: str, only_if_none: bool = False) -> bool:
+        """Replace the pinned policy files in one transaction (``only_if_none``: only when none
+        are pinned yet, as a first ``memory init``); whether they were written."""
+        with self.conn.transaction():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key("memory_policies"),))
+            if only_if_none and self.conn.execute("SELECT count(*) FROM policies").fetchone()[0]:
+                return False
+            self.conn.execute("DELETE FROM policies")
+            with self.conn.cursor() as cursor:
+                cursor.executemany("INSERT INTO policies (name, sha256, bytes, pinned_at) VALUES (%s, %s, %s, %s)",
+                                   [(name, digest, data, now) for name, (digest, data) in sorted(files.items())])
+        return True
 
     # -- writing ----------------------------------------------------------------
 
@@ -245,6 +299,56 @@ class PostgresLedger:
     def scope_digests(self) -> list[str]:
         # the one listing that spans scopes: an operator's (doctor, stats, export of a store)
         return [d for (d,) in self.conn.execute("SELECT scope_digest FROM scopes ORDER BY scope_digest")]
+
+    # -- an operator's reads: doctor and stats ---------------------------------------
+
+    @contextmanager
+    def examining(self, scope_digest: str, *, batch: int = 2000) -> Iterator["Examined"]:
+        """One scope as ``memory doctor`` checks it, in one REPEATABLE READ transaction (the
+        counter, the rows, the audit lines and the registered transactions agree). The
+        revisions are streamed through a server-side cursor, ``batch`` rows at a time: a
+        scope's rows are never all in memory."""
+        with self.conn.transaction():
+            self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            last_seq = self.last_seq(scope_digest)
+            audit = self.audit(scope_digest)
+            with self.conn.cursor(name=f"examine_{scope_digest}") as cursor:
+                cursor.itersize = batch
+                # each revision with the envelope digest its transaction id is registered under
+                cursor.execute(
+                    "SELECT r.seq, r.record_id, r.transaction_id, r.line, t.envelope_sha256 "
+                    "FROM revisions r LEFT JOIN transactions t ON t.scope_digest = r.scope_digest "
+                    "AND t.transaction_id = r.transaction_id WHERE r.scope_digest = %s ORDER BY r.seq",
+                    (scope_digest,))
+                yield Examined(last_seq, audit, ((seq, rid, tx, bytes(line), registered)
+                                                 for seq, rid, tx, line, registered in cursor), self, scope_digest)
+
+    def registered(self, scope_digest: str, transaction_ids: list[str]) -> dict[str, str]:
+        """transaction id -> envelope digest, for those of ``transaction_ids`` the scope registered."""
+        return dict(self.conn.execute(
+            "SELECT transaction_id, envelope_sha256 FROM transactions WHERE scope_digest = %s "
+            "AND transaction_id = ANY(%s)", (scope_digest, transaction_ids)).fetchall())
+
+    def scope_counts(self, scope_digest: str) -> dict:
+        """``memory stats`` of one scope, counted by the server: current revisions by (status,
+        kind), revisions, erasure rows, the latest recorded or erasure instant, and the scope
+        (from its first row; None when every record was erased). Only counts and names leave."""
+        current = self.conn.execute(
+            "SELECT doc->>'status', doc->>'kind', count(*) FROM ("
+            "  SELECT DISTINCT ON (record_id) convert_from(line, 'UTF8')::jsonb AS doc FROM revisions"
+            "  WHERE scope_digest = %s ORDER BY record_id, seq DESC) c GROUP BY 1, 2", (scope_digest,)).fetchall()
+        revisions, last_recorded = self.conn.execute(
+            "SELECT count(*), max(convert_from(line, 'UTF8')::jsonb #>> '{transition,recorded_at}') "
+            "FROM revisions WHERE scope_digest = %s", (scope_digest,)).fetchone()
+        erasures, last_erased = self.conn.execute(
+            "SELECT count(*), max(convert_from(line, 'UTF8')::jsonb ->> 'at') FROM audit WHERE scope_digest = %s",
+            (scope_digest,)).fetchone()
+        scope = self.conn.execute(
+            "SELECT convert_from(line, 'UTF8')::jsonb -> 'scope' FROM revisions WHERE scope_digest = %s "
+            "ORDER BY seq LIMIT 1", (scope_digest,)).fetchone()
+        return {"current": [(status, kind, n) for status, kind, n in current], "revisions": revisions,
+                "last_recorded": last_recorded, "erasures": erasures, "last_erased": last_erased,
+                "scope": scope[0] if scope else None}
 
     def vacuum_scope(self, scope_digest: str) -> None:
         """Rewrite the heap of the partitions holding the scope, so deleted rows' bytes go."""
