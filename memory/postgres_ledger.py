@@ -154,8 +154,8 @@ class Examined:
     ledger: "PostgresLedger"
     scope_digest: str
 
-    def registered(self, transaction_ids: list[str]) -> dict[str, str]:
-        return self.ledger.registered(self.scope_digest, transaction_ids) if transaction_ids else {}
+    def registered_envelopes(self, envelope_digests: list[str]) -> set[str]:
+        return self.ledger.registered_envelopes(self.scope_digest, envelope_digests) if envelope_digests else set()
 
 
 class PostgresLedger:
@@ -323,11 +323,12 @@ class PostgresLedger:
                 yield Examined(last_seq, audit, ((seq, rid, tx, bytes(line), registered)
                                                  for seq, rid, tx, line, registered in cursor), self, scope_digest)
 
-    def registered(self, scope_digest: str, transaction_ids: list[str]) -> dict[str, str]:
-        """transaction id -> envelope digest, for those of ``transaction_ids`` the scope registered."""
-        return dict(self.conn.execute(
-            "SELECT transaction_id, envelope_sha256 FROM transactions WHERE scope_digest = %s "
-            "AND transaction_id = ANY(%s)", (scope_digest, transaction_ids)).fetchall())
+    def registered_envelopes(self, scope_digest: str, envelope_digests: list[str]) -> set[str]:
+        """Those of ``envelope_digests`` some registered transaction of the scope carries (an audit
+        row names its transactions by a keyed digest of the id, with the envelope digest)."""
+        return {d for (d,) in self.conn.execute(
+            "SELECT DISTINCT envelope_sha256 FROM transactions WHERE scope_digest = %s "
+            "AND envelope_sha256 = ANY(%s)", (scope_digest, envelope_digests))}
 
     def scope_counts(self, scope_digest: str) -> dict:
         """``memory stats`` of one scope, counted by the server: current revisions by (status,
