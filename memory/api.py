@@ -622,12 +622,15 @@ def benchmark_gold(case_paths=(), gates_path: str | os.PathLike | None = None, *
 
 
 def benchmark_dataset(dataset: str, path: str | os.PathLike, *, limit: int | None = None, half: str = "all",
-                      gates_path: str | os.PathLike | None = None, query_progress=None) -> dict:
-    """``memory benchmark locomo|longmemeval FILE``: import into a scratch store, ask every question
-    (of one ``half``, or all), then the gates that apply to the dataset (``report["gates"]``)."""
+                      gates_path: str | os.PathLike | None = None, query_progress=None,
+                      store_url: str | None = None) -> dict:
+    """``memory benchmark locomo|longmemeval FILE``: import into a scratch store (or the empty
+    PostgreSQL database ``store_url``), ask every question (of one ``half``, or all), then the gates
+    that apply to the dataset (``report["gates"]``)."""
     from .benchmark.gold import check_gates, load_gates
     from .benchmark.runner import run_dataset
-    report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress)
+    report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress,
+                         store_url=store_url)
     failed = check_gates(report, load_gates(gates_path or config_dir() / "benchmark-gates.json"))
     report["gates"] = {"passed": not failed, "failed": failed}
     return report

@@ -67,9 +67,9 @@ def _free_port() -> int:
 class Served:
     """One ``memory serve`` process on a store; ``kill()`` is kill -9, ``start()`` starts it again."""
 
-    def __init__(self, root: str, *args: str, log: Path) -> None:
-        self.root, self.args = root, args    # the store: a folder or a postgresql:// URL
-        self.log = log
+    def __init__(self, root: Path | str, *args: str, log: Path | None = None) -> None:
+        self.root, self.args = root, args    # the store: a folder or a postgresql:// URL (then give ``log``)
+        self.log = log or root.parent / f"{root.name}-server.log"
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
