@@ -164,6 +164,7 @@ class PostgresLedger:
     def __init__(self, url: str) -> None:
         _require_driver()
         self.url = url
+        self._in_writer = False   # inside ``writing`` (in pipeline mode the status may not say so yet)
         try:
             self.conn = psycopg.connect(url, autocommit=True)
         except psycopg.OperationalError as exc:
@@ -243,10 +244,20 @@ class PostgresLedger:
     def writing(self, scope_digest: str) -> Iterator["ScopeWrite"]:
         """A transaction holding the scope's advisory lock; COMMIT on a clean exit.
 
-        Two processes writing one scope queue here; writes to other scopes do not wait."""
-        with self.conn.transaction():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(scope_digest),))
-            yield ScopeWrite(self.conn, scope_digest)
+        Two processes writing one scope queue here; writes to other scopes do not wait.
+
+        In pipeline mode: a statement whose result is not read (BEGIN, the lock, the inserts,
+        the counter's update, COMMIT) goes out with the next one that is, so a write costs the
+        server round trips only where it must wait for an answer (benchmarks/reports/postgres-serve.md)."""
+        with self.conn.pipeline():
+            with self.conn.transaction():
+                # read (BEGIN and the lock in one round trip): nothing else is sent before the lock is held
+                self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(scope_digest),)).fetchone()
+                self._in_writer = True
+                try:
+                    yield ScopeWrite(self.conn, scope_digest)
+                finally:
+                    self._in_writer = False
 
     # -- reading ----------------------------------------------------------------
 
@@ -273,7 +284,7 @@ class PostgresLedger:
             rebuilt = audit_rows != audit_seen
             rows = self.read(scope_digest, after=0 if rebuilt else after)
             return Snapshot(last_seq, audit_rows, rows, rebuilt, self.audit(scope_digest) if rebuilt else [])
-        if self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        if self._in_writer or self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             return read_all()
         self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try:
@@ -417,8 +428,9 @@ class ScopeWrite:
         The sequence is not reused: a reader that had read past the erased rows rebuilds
         (its count of rows at or below its seq no longer matches), as after a JSONL rewrite."""
         self.ensure_scope(now)
-        deleted = self.conn.execute("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s)",
-                                    (self.scope_digest, list(record_ids))).rowcount
+        # RETURNING, not rowcount: in pipeline mode a count is known only once the result is read
+        deleted = len(self.conn.execute("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s) "
+                                        "RETURNING seq", (self.scope_digest, list(record_ids))).fetchall())
         self.add_audit(audit_line, now=now)
         return deleted
 
