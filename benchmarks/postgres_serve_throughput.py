@@ -235,6 +235,27 @@ def in_process(folder: Path, url: str, adds: int = 30) -> dict:
     return out
 
 
+def ceiling(result: dict) -> list[str]:
+    """What the CPU figures allow on this machine at best: one JSONL process can use one core (one
+    interpreter), four PostgreSQL processes every core; the load clients and other work left aside."""
+    def mean(backend: str, part: str) -> float:
+        runs = [t[backend]["cpu_ms_per_message"] for t in result["trials"]]
+        return sum(r[part] for r in runs) / len(runs)
+    jsonl = mean("jsonl_1_process", "servers")
+    postgres = mean("postgres_4_processes", "servers") + mean("postgres_4_processes", "database")
+    cores = result.get("cpus") or os.cpu_count()
+    best = (min(cores, 4) / postgres) / (1 / jsonl)
+    needed = 3 * postgres / jsonl
+    clients = (mean("jsonl_1_process", "clients") + mean("postgres_4_processes", "clients")) / 2
+    return [f"What limits it: a message costs the JSONL server {jsonl:.2f} CPU ms, and the PostgreSQL path "
+            f"{postgres:.2f} CPU ms (the four serve processes and the database together), {postgres / jsonl:.2f}× "
+            f"as much. One JSONL process can use one core; four processes at most the machine's {cores}. So with "
+            f"nothing else running and free load clients this machine allows at best {best:.2f}×; and the "
+            f"load clients (one Python process, {CLIENTS} threads) cost {clients:.2f} CPU ms per message "
+            f"themselves, more than either server, with other work sharing the cores (the 'cores busy' column stays under the {cores} the machine has). The issue's "
+            f"3× needs about {needed:.1f} cores for the servers and the database alone."]
+
+
 def render(result: dict) -> str:
     lines = ["# `memory serve`: four processes on one PostgreSQL vs one on JSONL", "",
              f"Produced by `{result['command']}` at commit `{result['commit']}` on {result['machine']} "
@@ -262,8 +283,9 @@ def render(result: dict) -> str:
             c = run["cpu_ms_per_message"]
             lines.append(f"| {n} | {name} | {c['servers']:.2f} | {c['database']:.2f} | {c['clients']:.2f} | "
                          f"{sum(c.values()):.2f} | {run['cores_busy']:.2f} |")
+    lines += ["", *ceiling(result), ""]
     inproc = result["in_process_ms_per_add"]
-    lines += ["", f"In one process, without HTTP or other processes, one {MESSAGES}-message add costs "
+    lines += [f"In one process, without HTTP or other processes, one {MESSAGES}-message add costs "
               f"{inproc['jsonl']:.1f} ms on JSONL and {inproc['postgres']:.1f} ms on PostgreSQL (mean of 30, same run).",
               "", "The issue's target is a ratio of at least 3×; see the ratios above for what this machine gave.", ""]
     return "\n".join(lines)
@@ -291,7 +313,7 @@ def main() -> int:
     result = {"command": "nice -n 5 python benchmarks/postgres_serve_throughput.py "
                          f"--trials {args.trials} --requests {args.requests}",
               "commit": commit, "machine": platform.platform(), "requests": args.requests, "trials": trials,
-              "in_process_ms_per_add": baseline}
+              "in_process_ms_per_add": baseline, "cpus": os.cpu_count()}
     REPORT.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n")
     REPORT.with_suffix(".md").write_text(render(result))
     print(render(result))
