@@ -568,7 +568,7 @@ def import_dataset(store: Store, items: list, *, progress=None) -> dict:
 def stats(store: Store) -> dict:
     """``memory stats``: counts only, never content."""
     if isinstance(store, PostgresStore):
-        from .postgres_doctor import store_stats as counted_by_the_server
+        from .postgres_admin import store_stats as counted_by_the_server
         return counted_by_the_server(store)
     from .stats import store_stats
     return store_stats(store)
@@ -576,9 +576,9 @@ def stats(store: Store) -> dict:
 
 def build_views(store: Store, users=()) -> list[dict]:
     """``memory build``: each scope's boot view (every scope when ``users`` is empty). A PostgreSQL
-    store keeps no derived files: a dict saying so (``postgres_doctor.build``)."""
+    store keeps no derived files: a dict saying so (``postgres_admin.build``)."""
     if isinstance(store, PostgresStore):
-        from .postgres_doctor import build as nothing_to_build
+        from .postgres_admin import build as nothing_to_build
         return nothing_to_build(store)
     from .bootview import build_views as build
     return build(store, [user_scope(user) for user in users] if users else None)
@@ -596,7 +596,7 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
     ``accept_tampered`` (with ``repair``): the operator accepts scopes altered outside the store
     as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
     if isinstance(store, PostgresStore):
-        from .postgres_doctor import check_store as check_tables
+        from .postgres_admin import check_store as check_tables
         return check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
     from .doctor import check_store
     return check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
@@ -604,6 +604,10 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
 
 def where(path: str | os.PathLike | None = None) -> dict:
     """``memory where``: which files are the source of truth and which are derived."""
+    chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    if is_url(chosen):
+        from .postgres_admin import describe as tables
+        return tables(chosen)
     from .where import describe
     return describe(store_root(str(path) if path is not None else None))
 

@@ -315,7 +315,7 @@ def test_doctor_reports_tampering_and_exits_7(paris, backend):
     assert code == 7 and "record_hash_mismatch" in {p["code"] for p in report["problems"]}
 
 
-@jsonl_only("memory where describes a JSONL store's files (docs/POSTGRES.md names the tables)")
+@jsonl_only("it names a folder's files; on a URL: test_where_names_the_tables_on_a_url, tests/test_postgres_admin.py")
 def test_where_json_is_the_machine_readable_twin(initialized):
     code, out = run("where", "--json")
     assert code == 0 and out == dumps_text(describe(root())) + "\n"

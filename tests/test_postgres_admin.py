@@ -204,3 +204,13 @@ def test_memory_config_wins_over_the_pinned_copy_and_doctor_says_it_differs(url,
     code, report = run_json(url, "doctor", env={"MEMORY_CONFIG": str(config)})
     assert code == 7 and [(p["code"], p["where"]) for p in report["problems"]] == [
         ("policy_drift", "config/mutation-policy.json")]
+
+
+def test_where_names_the_tables_on_a_url(url):
+    assert run_json(url, "init")[0] == 0
+    code, where = run_json(url, "where")
+    assert code == 0 and where["store"] == url
+    roles = {entry["path"]: entry["role"] for entry in where["files"]}
+    assert roles["table revisions"] == "source_of_truth" and roles["table policies"] == "source_of_truth"
+    assert not any("shards/" in path for path in roles)
+    assert where["policies"] == "table policies (in the database)"

@@ -376,7 +376,7 @@ class PostgresStore:
     def audit_rows(self, where) -> list[dict]:
         return [loads_trusted(line) for line in self._call().audit(self._digest(where))]
 
-    # -- an operator's reads (memory doctor, memory stats: memory/postgres_doctor.py) -------------
+    # -- an operator's reads (memory doctor, memory stats: memory/postgres_admin.py) -------------
 
     @contextmanager
     def examining(self, digest: str):

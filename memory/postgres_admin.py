@@ -1,4 +1,5 @@
-"""``memory doctor``, ``memory stats`` and ``memory build`` on a PostgreSQL store (docs/POSTGRES.md).
+"""An operator's commands on a PostgreSQL store (docs/POSTGRES.md): ``memory doctor``, ``memory
+stats``, ``memory build`` and ``memory where``.
 
 doctor: every scope in turn, its revisions streamed from the server in one consistent read
 (``PostgresStore.examining``): each row's bytes parsed, schema-checked and re-hashed exactly
@@ -12,6 +13,8 @@ database transaction, so no crash leaves a torn tail, a half group or a stale ma
 whatever doctor finds was done to the tables from outside the store.
 
 stats: the same counts as on JSONL (``stats.store_stats``), computed by the server.
+
+where: the tables that are the source of truth (no file of the store is on this host).
 
 build: a PostgreSQL store keeps no derived files (no boot view or index is written): each
 process builds a scope's state and index in memory on its first read and follows the
@@ -52,32 +55,19 @@ def _check_scope(store, digest: str, report: Report) -> None:
         chains: dict = {}
         present: set[str] = set()
         group: list = []        # [transaction id, group size, rows seen] of the group being read
-        for seq, record_id, transaction_id, line, registered in examined.rows:
+        for row in examined.rows:
             report.revisions += 1
-            at = f"{where}/{seq}"
-            if seq > examined.last_seq:
-                report.add("sequence_ahead", at, f"revision at seq {seq}, after the scope's counter "
-                           f"({examined.last_seq}): written outside the store")
-            revision = _check_line(line, at, digest, report)
+            revision = _check_row(row, examined.last_seq, where, digest, report)
             if revision is None:
                 continue
-            transition = revision["transition"]
-            if revision["id"] != record_id or transition["transaction_id"] != transaction_id:
-                report.add("row_columns_mismatch", at, f"record {revision['id']}: the row's record or "
-                           "transaction column differs from its bytes")
-            if registered is None:
-                report.add("transaction_unregistered", at, f"record {revision['id']}: its transaction id is "
-                           "not registered (a replay would not be recognised)")
-            elif registered != transition.get("envelope_sha256", ""):
-                report.add("transaction_mismatch", at, f"record {revision['id']}: its transaction id is "
-                           "registered under another envelope digest")
             _check_chains([revision], where, report, chains)
             present.add(revision["id"])
+            transaction_id = revision["transition"]["transaction_id"]
             if group and group[0] == transaction_id:
                 group[2] += 1
             else:
                 _close_group(group, settled, where, report)
-                group = [transaction_id, transition.get("group_size", 1), 1, revision["id"]]
+                group = [transaction_id, revision["transition"].get("group_size", 1), 1, revision["id"]]
         # a write is one database transaction: even the last group is whole unless an erasure cut it
         _close_group(group, settled, where, report)
         # an erasure's transactions stay registered (a replay of one is still recognised)
@@ -89,6 +79,30 @@ def _check_scope(store, digest: str, report: Report) -> None:
     if named - known:
         report.add("transaction_unregistered", f"audit/{digest}", "a transaction an erasure keeps is no longer "
                    "registered under its envelope digest")
+
+
+def _check_row(row: tuple, last_seq: int, where: str, digest: str, report: Report) -> dict | None:
+    """One revision row: its bytes as the JSONL doctor checks a line, then what only a row has
+    (its seq against the counter, its columns against its bytes, its transaction registered)."""
+    seq, record_id, transaction_id, line, registered = row
+    at = f"{where}/{seq}"
+    if seq > last_seq:
+        report.add("sequence_ahead", at, f"revision at seq {seq}, after the scope's counter ({last_seq}): "
+                   "written outside the store")
+    revision = _check_line(line, at, digest, report)
+    if revision is None:
+        return None
+    transition = revision["transition"]
+    if revision["id"] != record_id or transition["transaction_id"] != transaction_id:
+        report.add("row_columns_mismatch", at, f"record {revision['id']}: the row's record or "
+                   "transaction column differs from its bytes")
+    if registered is None:
+        report.add("transaction_unregistered", at, f"record {revision['id']}: its transaction id is "
+                   "not registered (a replay would not be recognised)")
+    elif registered != transition.get("envelope_sha256", ""):
+        report.add("transaction_mismatch", at, f"record {revision['id']}: its transaction id is "
+                   "registered under another envelope digest")
+    return revision
 
 
 def _close_group(group: list, settled: frozenset, where: str, report: Report) -> None:
@@ -140,3 +154,37 @@ def store_stats(store) -> dict:
 def build(store) -> dict:
     """``memory build`` on a PostgreSQL store: nothing is built (see ``NOTHING_TO_BUILD``)."""
     return {"built": [], "scopes": len(store.scope_digests()), "message": NOTHING_TO_BUILD}
+
+
+TABLES = [
+    {"path": "table scopes", "role": "source_of_truth", "what": "each scope's sequence counter (the seq of its last revision)"},
+    {"path": "table revisions", "role": "source_of_truth",
+     "what": "record revisions, append-only, each row the canonical bytes of a JSONL shard line, by scope digest and seq"},
+    {"path": "table transactions", "role": "source_of_truth",
+     "what": "every transaction id of a scope with its envelope digest (idempotency; outlives an erasure)"},
+    {"path": "table audit", "role": "source_of_truth", "what": "content-free erasure audit rows, as audit.jsonl"},
+    {"path": "table policies", "role": "source_of_truth",
+     "what": "the mutation, forgetting and retrieval policies this store answers by: stored by memory init, "
+             "replaced only by memory init --accept-policies"},
+    {"path": "table memory_schema", "role": "source_of_truth", "what": "the schema migrations applied"},
+    {"path": "(process memory)", "role": "derived",
+     "what": "each process's folded state, current view and BM25 index per scope, caught up from the revisions; never saved"},
+]
+
+OPERATIONS = {
+    "back_up": "pg_dump of the database (or: memory export --user U per scope)",
+    "move": "memory --store URL copy --to TARGET (a folder or another database), every hash verified",
+    "verify": "memory --store URL doctor (every row of every scope re-hashed)",
+    "erase": "memory erase RECORD_ID --user U, memory erase --key KEY --user U, or memory erase --user U --whole-scope; "
+             "then purge WAL and backups as docs/POSTGRES.md says",
+    "rebuild_derived": "nothing to rebuild: restart the processes",
+}
+
+
+def describe(url: str) -> dict:
+    """``memory where`` on a URL: the same shape as on a folder, the tables in place of the files."""
+    from .paths import config_chosen, config_dir
+    from .store import redacted
+    policies = str(config_dir().resolve()) if config_chosen() else "table policies (in the database)"
+    return {"store": redacted(url), "config": str(config_dir().resolve()), "policies": policies,
+            "files": TABLES, "operations": OPERATIONS}
