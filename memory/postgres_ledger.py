@@ -246,18 +246,26 @@ class PostgresLedger:
 
         Two processes writing one scope queue here; writes to other scopes do not wait.
 
-        In pipeline mode: a statement whose result is not read (BEGIN, the lock, the inserts,
-        the counter's update, COMMIT) goes out with the next one that is, so a write costs the
-        server round trips only where it must wait for an answer (benchmarks/reports/postgres-serve.md)."""
-        with self.conn.pipeline():
-            with self.conn.transaction():
-                # read (BEGIN and the lock in one round trip): nothing else is sent before the lock is held
-                self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(scope_digest),)).fetchone()
-                self._in_writer = True
-                try:
-                    yield ScopeWrite(self.conn, scope_digest)
-                finally:
-                    self._in_writer = False
+        Each step is one statement, so an add waits for the server four times: BEGIN with the
+        lock, the scope's position with its new rows (``snapshot``), the append (``ScopeWrite.append``),
+        COMMIT (benchmarks/reports/postgres-round-trips.md)."""
+        # BEGIN and the lock in one round trip: without parameters the simple protocol runs both
+        self.conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({_lock_key(scope_digest)})", prepare=False)
+        self._in_writer = True
+        try:
+            yield ScopeWrite(self.conn, scope_digest)
+        except BaseException:
+            self._in_writer = False
+            self._roll_back()
+            raise
+        self._in_writer = False
+        self.conn.execute("COMMIT")
+
+    def _roll_back(self) -> None:
+        try:
+            self.conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass   # a broken connection: ``reusable`` says so and the pool drops it
 
     # -- reading ----------------------------------------------------------------
 
@@ -276,24 +284,13 @@ class PostgresLedger:
     def snapshot(self, scope_digest: str, *, after: int, audit_seen: int) -> Snapshot:
         """The scope's position and what a reader at (``after``, ``audit_seen``) has not read.
 
-        One REPEATABLE READ transaction when the connection is idle, so the position, the rows
-        and the audit lines agree; inside a writer's transaction (which holds the scope's lock,
-        so no one else changes the scope) plain reads."""
-        def read_all() -> Snapshot:
-            last_seq, audit_rows = self.position(scope_digest)
-            rebuilt = audit_rows != audit_seen
-            rows = self.read(scope_digest, after=0 if rebuilt else after)
-            return Snapshot(last_seq, audit_rows, rows, rebuilt, self.audit(scope_digest) if rebuilt else [])
-        if self._in_writer or self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            return read_all()
-        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        try:
-            snapshot = read_all()
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
-        return snapshot
+        One statement (so one round trip, and one snapshot: the position, the rows and the audit
+        lines agree): the revisions after ``after``, or all of them with every audit line when the
+        audit rows are no longer ``audit_seen`` (an erasure deleted rows the reader may hold)."""
+        rows = self.conn.execute(_SNAPSHOT, {"d": scope_digest, "after": after, "seen": audit_seen}).fetchall()
+        _, last_seq, _, audit_rows, rebuilt = rows[0]
+        return Snapshot(last_seq, audit_rows, [(seq, bytes(line)) for part, seq, line, _, _ in rows if part == 1],
+                        rebuilt, [bytes(line) for part, _, line, _, _ in rows if part == 2])
 
     def read(self, scope_digest: str, *, after: int = 0) -> list[tuple[int, bytes]]:
         """(seq, canonical line) of the scope's revisions appended after ``after``, in log order."""
@@ -402,17 +399,15 @@ class ScopeWrite:
         return row[0] if row else None
 
     def append(self, lines: list[tuple[str, str, bytes]], transactions: dict[str, str], *, now: str) -> Appended:
-        """Append (record_id, transaction_id, canonical line) rows and register the transactions."""
-        start = self.ensure_scope(now) + 1
-        with self.conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [(self.scope_digest, start + i, rid, tx, line) for i, (rid, tx, line) in enumerate(lines)])
-        self.register(transactions)
-        last = start + len(lines) - 1
-        self.conn.execute("UPDATE scopes SET last_seq = %s WHERE scope_digest = %s", (last, self.scope_digest))
-        return Appended(start, last)
+        """Append (record_id, transaction_id, canonical line) rows and register the transactions:
+        one statement (the rows numbered after the scope's counter, the transactions, the counter
+        moved or created), so one round trip however many rows."""
+        first, last = self.conn.execute(_APPEND, {
+            "d": self.scope_digest, "now": now, "count": len(lines),
+            "rids": [rid for rid, _, _ in lines], "txs": [tx for _, tx, _ in lines],
+            "lines": [line for _, _, line in lines],
+            "new_txs": list(transactions), "digests": list(transactions.values())}).fetchone()
+        return Appended(first, last)
 
     def register(self, transactions: dict[str, str]) -> None:
         """Record transaction ids (with their envelope digests): the primary key refuses a reuse."""
@@ -442,6 +437,36 @@ class ScopeWrite:
         self.conn.execute("INSERT INTO audit (scope_digest, seq, line) VALUES (%s, %s, %s)",
                           (self.scope_digest, seq, audit_line))
         return seq
+
+
+# One reader's look at a scope (``PostgresLedger.snapshot``): part 0 is the position (and whether
+# the audit rows moved), part 1 the revisions to read, part 2 the audit lines when they moved.
+_SNAPSHOT = """
+WITH pos AS (SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %(d)s), 0) AS last_seq,
+                    (SELECT count(*) FROM audit WHERE scope_digest = %(d)s) AS audit_rows),
+     mode AS (SELECT last_seq, audit_rows, audit_rows <> %(seen)s AS rebuilt FROM pos)
+SELECT 0 AS part, last_seq AS seq, NULL::bytea AS line, audit_rows, rebuilt FROM mode
+UNION ALL
+SELECT 1, r.seq, r.line, NULL, NULL FROM revisions r, mode
+ WHERE r.scope_digest = %(d)s AND r.seq > CASE WHEN mode.rebuilt THEN 0 ELSE %(after)s END
+UNION ALL
+SELECT 2, a.seq, a.line, NULL, NULL FROM audit a, mode WHERE a.scope_digest = %(d)s AND mode.rebuilt
+ORDER BY 1, 2"""
+
+# One append (``ScopeWrite.append``): the rows numbered after the scope's counter, their new
+# transactions registered (the primary key refuses a reuse), the counter moved — or created
+# with the scope's first rows. Returns the first and last seq written.
+_APPEND = """
+WITH cur AS (SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %(d)s), 0) AS n),
+revs AS (INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line)
+         SELECT %(d)s, cur.n + u.o, u.r, u.t, u.l
+           FROM cur, unnest(%(rids)s::text[], %(txs)s::text[], %(lines)s::bytea[]) WITH ORDINALITY AS u(r, t, l, o)),
+txs AS (INSERT INTO transactions (scope_digest, transaction_id, envelope_sha256)
+        SELECT %(d)s, v.t, v.e FROM unnest(%(new_txs)s::text[], %(digests)s::text[]) AS v(t, e)),
+bumped AS (UPDATE scopes SET last_seq = last_seq + %(count)s WHERE scope_digest = %(d)s RETURNING last_seq),
+created AS (INSERT INTO scopes (scope_digest, last_seq, created_at)
+            SELECT %(d)s, %(count)s, %(now)s WHERE NOT EXISTS (SELECT 1 FROM scopes WHERE scope_digest = %(d)s))
+SELECT n + 1, n + %(count)s FROM cur"""
 
 
 def _lock_key(name: str) -> int:
