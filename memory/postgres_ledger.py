@@ -402,12 +402,15 @@ class ScopeWrite:
         """Append (record_id, transaction_id, canonical line) rows and register the transactions:
         one statement (the rows numbered after the scope's counter, the transactions, the counter
         moved or created), so one round trip however many rows."""
-        first, last = self.conn.execute(_APPEND, {
-            "d": self.scope_digest, "now": now, "count": len(lines),
-            "rids": [rid for rid, _, _ in lines], "txs": [tx for _, tx, _ in lines],
-            "lines": [line for _, _, line in lines],
-            "new_txs": list(transactions), "digests": list(transactions.values())}).fetchone()
-        return Appended(first, last)
+        params = {"d": self.scope_digest, "count": len(lines),
+                  "rids": [rid for rid, _, _ in lines], "txs": [tx for _, tx, _ in lines],
+                  "lines": [line for _, _, line in lines],
+                  "new_txs": list(transactions), "digests": list(transactions.values())}
+        appended = self.conn.execute(_APPEND, params).fetchone()
+        if appended is None:   # the scope's first rows: its counter first (under the lock: no race)
+            self.ensure_scope(now)
+            appended = self.conn.execute(_APPEND, params).fetchone()
+        return Appended(*appended)
 
     def register(self, transactions: dict[str, str]) -> None:
         """Record transaction ids (with their envelope digests): the primary key refuses a reuse."""
@@ -453,20 +456,20 @@ UNION ALL
 SELECT 2, a.seq, a.line, NULL, NULL FROM audit a, mode WHERE a.scope_digest = %(d)s AND mode.rebuilt
 ORDER BY 1, 2"""
 
-# One append (``ScopeWrite.append``): the rows numbered after the scope's counter, their new
-# transactions registered (the primary key refuses a reuse), the counter moved — or created
-# with the scope's first rows. Returns the first and last seq written.
+# One append (``ScopeWrite.append``): the scope's counter moved, the rows numbered after where
+# it stood, their new transactions registered (the primary key refuses a reuse). The rows are
+# numbered from the UPDATE's own RETURNING, so the order holds where data-modifying CTEs do not
+# share one snapshot (a foreign partition: each is a statement on the shard). A scope with no
+# counter yet gets no row at all (``bumped`` is empty). Returns the first and last seq written.
 _APPEND = """
-WITH cur AS (SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %(d)s), 0) AS n),
+WITH bumped AS (UPDATE scopes SET last_seq = last_seq + %(count)s WHERE scope_digest = %(d)s
+                RETURNING last_seq - %(count)s AS n),
 revs AS (INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line)
-         SELECT %(d)s, cur.n + u.o, u.r, u.t, u.l
-           FROM cur, unnest(%(rids)s::text[], %(txs)s::text[], %(lines)s::bytea[]) WITH ORDINALITY AS u(r, t, l, o)),
+         SELECT %(d)s, bumped.n + u.o, u.r, u.t, u.l
+           FROM bumped, unnest(%(rids)s::text[], %(txs)s::text[], %(lines)s::bytea[]) WITH ORDINALITY AS u(r, t, l, o)),
 txs AS (INSERT INTO transactions (scope_digest, transaction_id, envelope_sha256)
-        SELECT %(d)s, v.t, v.e FROM unnest(%(new_txs)s::text[], %(digests)s::text[]) AS v(t, e)),
-bumped AS (UPDATE scopes SET last_seq = last_seq + %(count)s WHERE scope_digest = %(d)s RETURNING last_seq),
-created AS (INSERT INTO scopes (scope_digest, last_seq, created_at)
-            SELECT %(d)s, %(count)s, %(now)s WHERE NOT EXISTS (SELECT 1 FROM scopes WHERE scope_digest = %(d)s))
-SELECT n + 1, n + %(count)s FROM cur"""
+        SELECT %(d)s, v.t, v.e FROM bumped, unnest(%(new_txs)s::text[], %(digests)s::text[]) AS v(t, e))
+SELECT n + 1, n + %(count)s FROM bumped"""
 
 
 def _lock_key(name: str) -> int:
