@@ -164,7 +164,6 @@ class PostgresLedger:
     def __init__(self, url: str) -> None:
         _require_driver()
         self.url = url
-        self._in_writer = False   # inside ``writing`` (in pipeline mode the status may not say so yet)
         try:
             self.conn = psycopg.connect(url, autocommit=True)
         except psycopg.OperationalError as exc:
@@ -251,14 +250,11 @@ class PostgresLedger:
         COMMIT (benchmarks/reports/postgres-round-trips.md)."""
         # BEGIN and the lock in one round trip: without parameters the simple protocol runs both
         self.conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({_lock_key(scope_digest)})", prepare=False)
-        self._in_writer = True
         try:
             yield ScopeWrite(self.conn, scope_digest)
         except BaseException:
-            self._in_writer = False
             self._roll_back()
             raise
-        self._in_writer = False
         self.conn.execute("COMMIT")
 
     def _roll_back(self) -> None:
@@ -426,9 +422,8 @@ class ScopeWrite:
         The sequence is not reused: a reader that had read past the erased rows rebuilds
         (its count of rows at or below its seq no longer matches), as after a JSONL rewrite."""
         self.ensure_scope(now)
-        # RETURNING, not rowcount: in pipeline mode a count is known only once the result is read
-        deleted = len(self.conn.execute("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s) "
-                                        "RETURNING seq", (self.scope_digest, list(record_ids))).fetchall())
+        deleted = self.conn.execute("DELETE FROM revisions WHERE scope_digest = %s AND record_id = ANY(%s)",
+                                    (self.scope_digest, list(record_ids))).rowcount
         self.add_audit(audit_line, now=now)
         return deleted
 
