@@ -214,3 +214,24 @@ def test_where_names_the_tables_on_a_url(url):
     assert roles["table revisions"] == "source_of_truth" and roles["table policies"] == "source_of_truth"
     assert not any("shards/" in path for path in roles)
     assert where["policies"] == "table policies (in the database)"
+
+
+def test_a_version_1_store_is_migrated_and_pinned_by_init():
+    """A store made before the policies table: it works on the defaults, doctor says nothing is
+    pinned, and ``memory init`` adds the table (migration 2) and pins the policies."""
+    import psycopg
+    url = fresh_schema_url(laid_out=False)   # laid out here, as version 1 did
+
+    from memory.postgres_ledger import _migration_v1, mark_migrated
+    with psycopg.connect(url, autocommit=True) as conn:
+        for statement in _migration_v1(4):
+            conn.execute(statement)
+        mark_migrated(conn, version=1, partitions=4, now=T1)
+    assert added_status(url, "The user likes tea.", "user.drink") == "active"
+    code, report = run_json(url, "doctor")
+    assert code == 7 and {p["code"] for p in report["problems"]} == {"policy_drift"}
+    assert run_json(url, "init")[0] == 0
+    assert sql(url, "SELECT max(version) FROM memory_schema") == [(2,)]
+    assert set(pinned(url)) == {"mutation-policy.json", "forgetting-policy.json", "retrieval-policy.json"}
+    assert run_json(url, "doctor") == (0, {"clean": True, "scopes": 1, "revisions": 1, "problems": [],
+                                           "repaired": []})
