@@ -35,7 +35,7 @@ from memory.postgres_ledger import PostgresLedger, scanned_partitions  # noqa: E
 
 SCRIPT = REPO / "tools" / "pg_throwaway.sh"
 TEST_MODULES = ["tests/test_postgres_ledger.py", "tests/test_store_contract.py", "tests/test_postgres_cli.py",
-                "tests/test_postgres_serve.py", "tests/test_postgres_store.py"]
+                "tests/test_postgres_serve.py", "tests/test_postgres_store.py", "tests/test_postgres_admin.py"]
 PORTS = {"coordinator": 56101, "shard1": 56102, "shard2": 56103}
 REPORT = REPO / "benchmarks" / "reports" / "postgres-fdw"
 NOW = "2024-01-01T00:00:00Z"

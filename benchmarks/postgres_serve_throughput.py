@@ -73,6 +73,50 @@ def serve(store: str, tokens: Path, log: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("memory serve did not answer /health")
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    # the fields after the command name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (ticks)
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a live process has used so far."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def database_cpu(pg_folder: Path) -> float:
+    """CPU seconds the whole PostgreSQL cluster has used: the postmaster, its live children
+    (backends, WAL writer, checkpointer...) and the children that have exited."""
+    postmaster = int((pg_folder / "data" / "postmaster.pid").read_text().split()[0])
+    fields = _stat(postmaster)
+    total = sum(int(fields[i]) for i in (11, 12, 13, 14)) / TICK
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            child = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(child[1]) == postmaster:
+            total += (int(child[11]) + int(child[12])) / TICK
+    return total
+
+
+def measured_load(servers: list[str], pids: list[int], pg_folder: Path | None, requests: int, label: str) -> dict:
+    """``load`` (unchecked, timed) with the CPU seconds it cost each party: the ``memory serve``
+    processes, the database cluster (PostgreSQL only) and this process's client threads."""
+    before = ([process_cpu(pid) for pid in pids], database_cpu(pg_folder) if pg_folder else 0.0, time.process_time())
+    out = load(servers, requests, label, check=False)
+    after = ([process_cpu(pid) for pid in pids], database_cpu(pg_folder) if pg_folder else 0.0, time.process_time())
+    messages = sum(out["acknowledged"].values())
+    cpu = {"servers": sum(after[0]) - sum(before[0]), "database": after[1] - before[1], "clients": after[2] - before[2]}
+    out["cpu_seconds"] = cpu
+    out["cpu_ms_per_message"] = {k: v / messages * 1000 for k, v in cpu.items()} if messages else {}
+    out["cores_busy"] = sum(cpu.values()) / out["seconds"]
+    return out
+
+
 def _word() -> str:
     return "zq" + "".join(chr(ord("a") + int(c, 16)) for c in uuid.uuid4().hex[:10])
 
@@ -137,7 +181,7 @@ def trial(folder: Path, url: str, tokens: Path, requests: int, number: int) -> d
     _cli(str(root), "init")
     process, served = serve(str(root), tokens, folder / f"jsonl-{number}.log")
     try:
-        out["jsonl_1_process"] = load([served], requests, f"j{number}", check=False)
+        out["jsonl_1_process"] = measured_load([served], [process.pid], None, requests, f"j{number}")
         out["jsonl_1_process"]["read_your_writes_misses"] = load([served], 2, f"jc{number}", check=True)[
             "read_your_writes_misses"]
     finally:
@@ -148,7 +192,8 @@ def trial(folder: Path, url: str, tokens: Path, requests: int, number: int) -> d
     processes = [serve(url, tokens, folder / f"pg-{number}-{k}.log") for k in range(4)]
     try:
         servers = [u for _, u in processes]
-        out["postgres_4_processes"] = load(servers, requests, f"p{number}", check=False)
+        out["postgres_4_processes"] = measured_load(servers, [p.pid for p, _ in processes], folder / "pg",
+                                                    requests, f"p{number}")
         out["postgres_4_processes"]["read_your_writes_misses"] = load(servers, 2, f"pc{number}", check=True)[
             "read_your_writes_misses"]
     finally:
@@ -190,6 +235,27 @@ def in_process(folder: Path, url: str, adds: int = 30) -> dict:
     return out
 
 
+def ceiling(result: dict) -> list[str]:
+    """What the CPU figures allow on this machine at best: one JSONL process can use one core (one
+    interpreter), four PostgreSQL processes every core; the load clients and other work left aside."""
+    def mean(backend: str, part: str) -> float:
+        runs = [t[backend]["cpu_ms_per_message"] for t in result["trials"]]
+        return sum(r[part] for r in runs) / len(runs)
+    jsonl = mean("jsonl_1_process", "servers")
+    postgres = mean("postgres_4_processes", "servers") + mean("postgres_4_processes", "database")
+    cores = result.get("cpus") or os.cpu_count()
+    best = (min(cores, 4) / postgres) / (1 / jsonl)
+    needed = 3 * postgres / jsonl
+    clients = (mean("jsonl_1_process", "clients") + mean("postgres_4_processes", "clients")) / 2
+    return [f"What limits it: a message costs the JSONL server {jsonl:.2f} CPU ms, and the PostgreSQL path "
+            f"{postgres:.2f} CPU ms (the four serve processes and the database together), {postgres / jsonl:.2f}× "
+            f"as much. One JSONL process can use one core; four processes at most the machine's {cores}. So with "
+            f"nothing else running and free load clients this machine allows at best {best:.2f}×; and the "
+            f"load clients (one Python process, {CLIENTS} threads) cost {clients:.2f} CPU ms per message "
+            f"themselves, more than either server, with other work sharing the cores (the 'cores busy' column stays under the {cores} the machine has). The issue's "
+            f"3× needs about {needed:.1f} cores for the servers and the database alone."]
+
+
 def render(result: dict) -> str:
     lines = ["# `memory serve`: four processes on one PostgreSQL vs one on JSONL", "",
              f"Produced by `{result['command']}` at commit `{result['commit']}` on {result['machine']} "
@@ -208,8 +274,18 @@ def render(result: dict) -> str:
         lines.append(f"| {n} | {j['messages_per_s']:.0f} | {p['messages_per_s']:.0f} | {t['ratio']:.2f}× | "
                      f"{j['read_your_writes_misses']} / {p['read_your_writes_misses']} | "
                      f"{j['lost_or_duplicated']} / {p['lost_or_duplicated']} | {len(j['errors']) + len(p['errors'])} |")
+    lines += ["", "Where the CPU went during the timed adds (CPU ms per message acknowledged; cores busy = all "
+              "CPU seconds / wall seconds, out of the machine's 2):", "",
+              "| trial | backend | serve processes | database | load clients | total | cores busy |",
+              "|---|---|---|---|---|---|---|"]
+    for n, t in enumerate(result["trials"], 1):
+        for name, run in (("JSONL, 1 process", t["jsonl_1_process"]), ("PostgreSQL, 4 processes", t["postgres_4_processes"])):
+            c = run["cpu_ms_per_message"]
+            lines.append(f"| {n} | {name} | {c['servers']:.2f} | {c['database']:.2f} | {c['clients']:.2f} | "
+                         f"{sum(c.values()):.2f} | {run['cores_busy']:.2f} |")
+    lines += ["", *ceiling(result), ""]
     inproc = result["in_process_ms_per_add"]
-    lines += ["", f"In one process, without HTTP or other processes, one {MESSAGES}-message add costs "
+    lines += [f"In one process, without HTTP or other processes, one {MESSAGES}-message add costs "
               f"{inproc['jsonl']:.1f} ms on JSONL and {inproc['postgres']:.1f} ms on PostgreSQL (mean of 30, same run).",
               "", "The issue's target is a ratio of at least 3×; see the ratios above for what this machine gave.", ""]
     return "\n".join(lines)
@@ -237,7 +313,7 @@ def main() -> int:
     result = {"command": "nice -n 5 python benchmarks/postgres_serve_throughput.py "
                          f"--trials {args.trials} --requests {args.requests}",
               "commit": commit, "machine": platform.platform(), "requests": args.requests, "trials": trials,
-              "in_process_ms_per_add": baseline}
+              "in_process_ms_per_add": baseline, "cpus": os.cpu_count()}
     REPORT.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n")
     REPORT.with_suffix(".md").write_text(render(result))
     print(render(result))

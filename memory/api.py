@@ -647,12 +647,19 @@ def import_dataset(store: Store, items: list, *, progress=None) -> dict:
 
 def stats(store: Store) -> dict:
     """``memory stats``: counts only, never content."""
+    if isinstance(store, PostgresStore):
+        from .postgres_admin import store_stats as counted_by_the_server
+        return counted_by_the_server(store)
     from .stats import store_stats
     return store_stats(store)
 
 
 def build_views(store: Store, users=()) -> list[dict]:
-    """``memory build``: each scope's boot view (every scope when ``users`` is empty)."""
+    """``memory build``: each scope's boot view (every scope when ``users`` is empty). A PostgreSQL
+    store keeps no derived files: a dict saying so (``postgres_admin.build``)."""
+    if isinstance(store, PostgresStore):
+        from .postgres_admin import build as nothing_to_build
+        return nothing_to_build(store)
     from .bootview import build_views as build
     return build(store, [user_scope(user) for user in users] if users else None)
 
@@ -668,12 +675,19 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
     only what changed since the last clean run unless ``full`` (a repair always checks everything).
     ``accept_tampered`` (with ``repair``): the operator accepts scopes altered outside the store
     as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
+    if isinstance(store, PostgresStore):
+        from .postgres_admin import check_store as check_tables
+        return check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
     from .doctor import check_store
     return check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
 
 
 def where(path: str | os.PathLike | None = None) -> dict:
     """``memory where``: which files are the source of truth and which are derived."""
+    chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    if is_url(chosen):
+        from .postgres_admin import describe as tables
+        return tables(chosen)
     from .where import describe
     return describe(store_root(str(path) if path is not None else None))
 
@@ -699,12 +713,15 @@ def benchmark_gold(case_paths=(), gates_path: str | os.PathLike | None = None, *
 
 
 def benchmark_dataset(dataset: str, path: str | os.PathLike, *, limit: int | None = None, half: str = "all",
-                      gates_path: str | os.PathLike | None = None, query_progress=None) -> dict:
-    """``memory benchmark locomo|longmemeval FILE``: import into a scratch store, ask every question
-    (of one ``half``, or all), then the gates that apply to the dataset (``report["gates"]``)."""
+                      gates_path: str | os.PathLike | None = None, query_progress=None,
+                      store_url: str | None = None) -> dict:
+    """``memory benchmark locomo|longmemeval FILE``: import into a scratch store (or the empty
+    PostgreSQL database ``store_url``), ask every question (of one ``half``, or all), then the gates
+    that apply to the dataset (``report["gates"]``)."""
     from .benchmark.gold import check_gates, load_gates
     from .benchmark.runner import run_dataset
-    report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress)
+    report = run_dataset(dataset, Path(path), limit=limit, half=half, query_progress=query_progress,
+                         store_url=store_url)
     if not report["questions"]:  # every gate would "fail" as not measured: say what is wrong instead
         raise DatasetError(f"{Path(path).name}: the {dataset} file holds no questions"
                            + (f" in the {half} half" if half != "all" else ""), code="dataset_empty")

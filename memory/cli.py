@@ -741,14 +741,18 @@ def _dataset_command(dataset: str):
                        "searches with top_k 100) instead of an in-process scratch store.")
     @click.option("--token", default=None, envvar="MEMORY_TOKEN", help="Bearer token for --via-http "
                   "(default: $MEMORY_TOKEN).")
+    @click.option("--store-url", default=None, metavar="URL",
+                  help="Import into this empty PostgreSQL database (postgresql://...) instead of a scratch "
+                       "JSONL folder: the same run on the other backend.")
     @json_option
     @click.pass_context
     @_run()
-    def command(ctx, path, limit, half, gates_path, html, url, token, as_json):
+    def command(ctx, path, limit, half, gates_path, html, url, token, store_url, as_json):
         if url is None:
             with _progress(0, f"{dataset} questions asked") as advance:
                 report = api.benchmark_dataset(dataset, path, limit=limit, half=half, gates_path=gates_path,
-                                               query_progress=lambda done, total: advance(1, total))
+                                               query_progress=lambda done, total: advance(1, total),
+                                               store_url=store_url)
         else:
             asked = f"{dataset} questions asked through {url}"
             with _progress(0, f"{dataset} sessions added through {url}") as advance:
@@ -864,6 +868,9 @@ def build(ctx, users, as_json):
       memory build --user demo
     """
     built = api.build_views(_open_store(ctx), users)
+    if isinstance(built, dict):   # a PostgreSQL store: nothing is built, and it says why
+        _emit(built, as_json, lambda out: out["message"])
+        return
     _emit(built, as_json, lambda views: "\n".join(
         f"{v['scope']['type']}:{v['scope']['key']}: {v['records']} record(s) -> {v['path']}" for v in views)
         or "no scopes to build")

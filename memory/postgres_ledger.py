@@ -27,7 +27,7 @@ except ImportError:  # the optional extra: memory-ledger[postgres]
 
 from .errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_PARTITIONS = 8
 
 
@@ -54,6 +54,13 @@ TABLES = {
     # content-free erasure rows (the JSONL store's audit.jsonl)
     "audit": ("scope_digest text NOT NULL, seq bigint NOT NULL, line bytea NOT NULL", "scope_digest, seq", ()),
 }
+
+
+# Tables that are not scoped (reference tables in Citus terms): they stay on the coordinator.
+# ``policies``: the store's own copy of its policy files, byte for byte as they were hashed
+# (a JSONL store's ``policies/`` folder and the pins of its ``store.json``); migration 2.
+REFERENCE_DDL = ["CREATE TABLE policies (name text PRIMARY KEY, sha256 text NOT NULL, "
+                 "bytes bytea NOT NULL, pinned_at text NOT NULL)"]
 
 
 def parent_ddl() -> list[str]:
@@ -91,7 +98,7 @@ def distributed_ddl(partitions: int, placement: list[tuple[str, str]]) -> list[s
     table: one scope's rows in all tables sit on one server (co-located, as Citus places
     distributed tables that share a distribution column). The remote tables come from
     ``shard_table_ddl``; the coordinator keeps the schema version and the advisory locks."""
-    statements = parent_ddl()
+    statements = parent_ddl() + REFERENCE_DDL
     for table in TABLES:
         for remainder in range(partitions):
             server, schema = placement[remainder]
@@ -103,10 +110,16 @@ def distributed_ddl(partitions: int, placement: list[tuple[str, str]]) -> list[s
 
 
 def mark_migrated(conn, *, version: int = SCHEMA_VERSION, partitions: int, now: str) -> None:
-    """Record a schema laid out by hand (``distributed_ddl``) as the given version."""
+    """Record a schema laid out by hand (``distributed_ddl``) as the given version: the reference
+    tables of the migrations up to it are created here, on the coordinator."""
     conn.execute("""CREATE TABLE IF NOT EXISTS memory_schema (
                       version int PRIMARY KEY, applied_at text NOT NULL, partitions int NOT NULL)""")
-    conn.execute("INSERT INTO memory_schema VALUES (%s, %s, %s)", (version, now, partitions))
+    if version >= 2 and conn.execute("SELECT to_regclass('policies')").fetchone()[0] is None:
+        for statement in REFERENCE_DDL:
+            conn.execute(statement)
+    for applied in range(1, version + 1):
+        conn.execute("INSERT INTO memory_schema VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                     (applied, now, partitions))
 
 
 @dataclass(frozen=True)
@@ -128,6 +141,21 @@ class Snapshot:
     rows: list
     rebuilt: bool
     audit: list
+
+
+@dataclass
+class Examined:
+    """A scope as ``PostgresLedger.examining`` reads it: ``rows`` streams (seq, record_id,
+    transaction_id, line, registered envelope digest or None), in log order."""
+
+    last_seq: int
+    audit: list
+    rows: Iterator
+    ledger: "PostgresLedger"
+    scope_digest: str
+
+    def registered_envelopes(self, envelope_digests: list[str]) -> set[str]:
+        return self.ledger.registered_envelopes(self.scope_digest, envelope_digests) if envelope_digests else set()
 
 
 class PostgresLedger:
@@ -181,7 +209,33 @@ class PostgresLedger:
                 for statement in _migration_v1(partitions):
                     self.conn.execute(statement)
                 mark_migrated(self.conn, version=1, partitions=partitions, now=now)
+            if current < 2:
+                # the store's own policy files (a JSONL store's policies/); empty until ``memory init`` pins them
+                layout = self.conn.execute("SELECT partitions FROM memory_schema WHERE version = 1").fetchone()[0]
+                mark_migrated(self.conn, version=2, partitions=layout, now=now)
         return SCHEMA_VERSION
+
+    # -- the store's policies -----------------------------------------------------
+
+    def pinned_policies(self) -> dict[str, tuple[str, bytes]]:
+        """file name -> (sha256, bytes) of the policies the store pinned ({}: none yet)."""
+        if self.conn.execute("SELECT to_regclass('policies')").fetchone()[0] is None:
+            return {}
+        return {name: (digest, bytes(data)) for name, digest, data in
+                self.conn.execute("SELECT name, sha256, bytes FROM policies ORDER BY name")}
+
+    def pin_policies(self, files: dict[str, tuple[str, bytes]], *, now: str, only_if_none: bool = False) -> bool:
+        """Replace the pinned policy files in one transaction (``only_if_none``: only when none
+        are pinned yet, as a first ``memory init``); whether they were written."""
+        with self.conn.transaction():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key("memory_policies"),))
+            if only_if_none and self.conn.execute("SELECT count(*) FROM policies").fetchone()[0]:
+                return False
+            self.conn.execute("DELETE FROM policies")
+            with self.conn.cursor() as cursor:
+                cursor.executemany("INSERT INTO policies (name, sha256, bytes, pinned_at) VALUES (%s, %s, %s, %s)",
+                                   [(name, digest, data, now) for name, (digest, data) in sorted(files.items())])
+        return True
 
     # -- writing ----------------------------------------------------------------
 
@@ -189,10 +243,25 @@ class PostgresLedger:
     def writing(self, scope_digest: str) -> Iterator["ScopeWrite"]:
         """A transaction holding the scope's advisory lock; COMMIT on a clean exit.
 
-        Two processes writing one scope queue here; writes to other scopes do not wait."""
-        with self.conn.transaction():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(scope_digest),))
+        Two processes writing one scope queue here; writes to other scopes do not wait.
+
+        Each step is one statement, so an add waits for the server four times: BEGIN with the
+        lock, the scope's position with its new rows (``snapshot``), the append (``ScopeWrite.append``),
+        COMMIT (benchmarks/reports/postgres-round-trips.md)."""
+        # BEGIN and the lock in one round trip: without parameters the simple protocol runs both
+        self.conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({_lock_key(scope_digest)})", prepare=False)
+        try:
             yield ScopeWrite(self.conn, scope_digest)
+        except BaseException:
+            self._roll_back()
+            raise
+        self.conn.execute("COMMIT")
+
+    def _roll_back(self) -> None:
+        try:
+            self.conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass   # a broken connection: ``reusable`` says so and the pool drops it
 
     # -- reading ----------------------------------------------------------------
 
@@ -211,24 +280,13 @@ class PostgresLedger:
     def snapshot(self, scope_digest: str, *, after: int, audit_seen: int) -> Snapshot:
         """The scope's position and what a reader at (``after``, ``audit_seen``) has not read.
 
-        One REPEATABLE READ transaction when the connection is idle, so the position, the rows
-        and the audit lines agree; inside a writer's transaction (which holds the scope's lock,
-        so no one else changes the scope) plain reads."""
-        def read_all() -> Snapshot:
-            last_seq, audit_rows = self.position(scope_digest)
-            rebuilt = audit_rows != audit_seen
-            rows = self.read(scope_digest, after=0 if rebuilt else after)
-            return Snapshot(last_seq, audit_rows, rows, rebuilt, self.audit(scope_digest) if rebuilt else [])
-        if self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            return read_all()
-        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        try:
-            snapshot = read_all()
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
-        return snapshot
+        One statement (so one round trip, and one snapshot: the position, the rows and the audit
+        lines agree): the revisions after ``after``, or all of them with every audit line when the
+        audit rows are no longer ``audit_seen`` (an erasure deleted rows the reader may hold)."""
+        rows = self.conn.execute(_SNAPSHOT, {"d": scope_digest, "after": after, "seen": audit_seen}).fetchall()
+        _, last_seq, _, audit_rows, rebuilt = rows[0]
+        return Snapshot(last_seq, audit_rows, [(seq, bytes(line)) for part, seq, line, _, _ in rows if part == 1],
+                        rebuilt, [bytes(line) for part, _, line, _, _ in rows if part == 2])
 
     def read(self, scope_digest: str, *, after: int = 0) -> list[tuple[int, bytes]]:
         """(seq, canonical line) of the scope's revisions appended after ``after``, in log order."""
@@ -245,6 +303,57 @@ class PostgresLedger:
     def scope_digests(self) -> list[str]:
         # the one listing that spans scopes: an operator's (doctor, stats, export of a store)
         return [d for (d,) in self.conn.execute("SELECT scope_digest FROM scopes ORDER BY scope_digest")]
+
+    # -- an operator's reads: doctor and stats ---------------------------------------
+
+    @contextmanager
+    def examining(self, scope_digest: str, *, batch: int = 2000) -> Iterator["Examined"]:
+        """One scope as ``memory doctor`` checks it, in one REPEATABLE READ transaction (the
+        counter, the rows, the audit lines and the registered transactions agree). The
+        revisions are streamed through a server-side cursor, ``batch`` rows at a time: a
+        scope's rows are never all in memory."""
+        with self.conn.transaction():
+            self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            last_seq = self.last_seq(scope_digest)
+            audit = self.audit(scope_digest)
+            with self.conn.cursor(name=f"examine_{scope_digest}") as cursor:
+                cursor.itersize = batch
+                # each revision with the envelope digest its transaction id is registered under
+                cursor.execute(
+                    "SELECT r.seq, r.record_id, r.transaction_id, r.line, t.envelope_sha256 "
+                    "FROM revisions r LEFT JOIN transactions t ON t.scope_digest = r.scope_digest "
+                    "AND t.transaction_id = r.transaction_id WHERE r.scope_digest = %s ORDER BY r.seq",
+                    (scope_digest,))
+                yield Examined(last_seq, audit, ((seq, rid, tx, bytes(line), registered)
+                                                 for seq, rid, tx, line, registered in cursor), self, scope_digest)
+
+    def registered_envelopes(self, scope_digest: str, envelope_digests: list[str]) -> set[str]:
+        """Those of ``envelope_digests`` some registered transaction of the scope carries (an audit
+        row names its transactions by a keyed digest of the id, with the envelope digest)."""
+        return {d for (d,) in self.conn.execute(
+            "SELECT DISTINCT envelope_sha256 FROM transactions WHERE scope_digest = %s "
+            "AND envelope_sha256 = ANY(%s)", (scope_digest, envelope_digests))}
+
+    def scope_counts(self, scope_digest: str) -> dict:
+        """``memory stats`` of one scope, counted by the server: current revisions by (status,
+        kind), revisions, erasure rows, the latest recorded or erasure instant, and the scope
+        (from its first row; None when every record was erased). Only counts and names leave."""
+        current = self.conn.execute(
+            "SELECT doc->>'status', doc->>'kind', count(*) FROM ("
+            "  SELECT DISTINCT ON (record_id) convert_from(line, 'UTF8')::jsonb AS doc FROM revisions"
+            "  WHERE scope_digest = %s ORDER BY record_id, seq DESC) c GROUP BY 1, 2", (scope_digest,)).fetchall()
+        revisions, last_recorded = self.conn.execute(
+            "SELECT count(*), max(convert_from(line, 'UTF8')::jsonb #>> '{transition,recorded_at}') "
+            "FROM revisions WHERE scope_digest = %s", (scope_digest,)).fetchone()
+        erasures, last_erased = self.conn.execute(
+            "SELECT count(*), max(convert_from(line, 'UTF8')::jsonb ->> 'at') FROM audit WHERE scope_digest = %s",
+            (scope_digest,)).fetchone()
+        scope = self.conn.execute(
+            "SELECT convert_from(line, 'UTF8')::jsonb -> 'scope' FROM revisions WHERE scope_digest = %s "
+            "ORDER BY seq LIMIT 1", (scope_digest,)).fetchone()
+        return {"current": [(status, kind, n) for status, kind, n in current], "revisions": revisions,
+                "last_recorded": last_recorded, "erasures": erasures, "last_erased": last_erased,
+                "scope": scope[0] if scope else None}
 
     def vacuum_scope(self, scope_digest: str) -> None:
         """Rewrite the heap of the partitions holding the scope, so deleted rows' bytes go."""
@@ -286,17 +395,18 @@ class ScopeWrite:
         return row[0] if row else None
 
     def append(self, lines: list[tuple[str, str, bytes]], transactions: dict[str, str], *, now: str) -> Appended:
-        """Append (record_id, transaction_id, canonical line) rows and register the transactions."""
-        start = self.ensure_scope(now) + 1
-        with self.conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [(self.scope_digest, start + i, rid, tx, line) for i, (rid, tx, line) in enumerate(lines)])
-        self.register(transactions)
-        last = start + len(lines) - 1
-        self.conn.execute("UPDATE scopes SET last_seq = %s WHERE scope_digest = %s", (last, self.scope_digest))
-        return Appended(start, last)
+        """Append (record_id, transaction_id, canonical line) rows and register the transactions:
+        one statement (the rows numbered after the scope's counter, the transactions, the counter
+        moved or created), so one round trip however many rows."""
+        params = {"d": self.scope_digest, "count": len(lines),
+                  "rids": [rid for rid, _, _ in lines], "txs": [tx for _, tx, _ in lines],
+                  "lines": [line for _, _, line in lines],
+                  "new_txs": list(transactions), "digests": list(transactions.values())}
+        appended = self.conn.execute(_APPEND, params).fetchone()
+        if appended is None:   # the scope's first rows: its counter first (under the lock: no race)
+            self.ensure_scope(now)
+            appended = self.conn.execute(_APPEND, params).fetchone()
+        return Appended(*appended)
 
     def register(self, transactions: dict[str, str]) -> None:
         """Record transaction ids (with their envelope digests): the primary key refuses a reuse."""
@@ -325,6 +435,36 @@ class ScopeWrite:
         self.conn.execute("INSERT INTO audit (scope_digest, seq, line) VALUES (%s, %s, %s)",
                           (self.scope_digest, seq, audit_line))
         return seq
+
+
+# One reader's look at a scope (``PostgresLedger.snapshot``): part 0 is the position (and whether
+# the audit rows moved), part 1 the revisions to read, part 2 the audit lines when they moved.
+_SNAPSHOT = """
+WITH pos AS (SELECT coalesce((SELECT last_seq FROM scopes WHERE scope_digest = %(d)s), 0) AS last_seq,
+                    (SELECT count(*) FROM audit WHERE scope_digest = %(d)s) AS audit_rows),
+     mode AS (SELECT last_seq, audit_rows, audit_rows <> %(seen)s AS rebuilt FROM pos)
+SELECT 0 AS part, last_seq AS seq, NULL::bytea AS line, audit_rows, rebuilt FROM mode
+UNION ALL
+SELECT 1, r.seq, r.line, NULL, NULL FROM revisions r, mode
+ WHERE r.scope_digest = %(d)s AND r.seq > CASE WHEN mode.rebuilt THEN 0 ELSE %(after)s END
+UNION ALL
+SELECT 2, a.seq, a.line, NULL, NULL FROM audit a, mode WHERE a.scope_digest = %(d)s AND mode.rebuilt
+ORDER BY 1, 2"""
+
+# One append (``ScopeWrite.append``): the scope's counter moved, the rows numbered after where
+# it stood, their new transactions registered (the primary key refuses a reuse). The rows are
+# numbered from the UPDATE's own RETURNING, so the order holds where data-modifying CTEs do not
+# share one snapshot (a foreign partition: each is a statement on the shard). A scope with no
+# counter yet gets no row at all (``bumped`` is empty). Returns the first and last seq written.
+_APPEND = """
+WITH bumped AS (UPDATE scopes SET last_seq = last_seq + %(count)s WHERE scope_digest = %(d)s
+                RETURNING last_seq - %(count)s AS n),
+revs AS (INSERT INTO revisions (scope_digest, seq, record_id, transaction_id, line)
+         SELECT %(d)s, bumped.n + u.o, u.r, u.t, u.l
+           FROM bumped, unnest(%(rids)s::text[], %(txs)s::text[], %(lines)s::bytea[]) WITH ORDINALITY AS u(r, t, l, o)),
+txs AS (INSERT INTO transactions (scope_digest, transaction_id, envelope_sha256)
+        SELECT %(d)s, v.t, v.e FROM bumped, unnest(%(new_txs)s::text[], %(digests)s::text[]) AS v(t, e))
+SELECT n + 1, n + %(count)s FROM bumped"""
 
 
 def _lock_key(name: str) -> int:

@@ -88,3 +88,83 @@ def _distribute(coordinator, schema: str, shards: list[list[str]], partitions: i
         coordinator.execute(statement)
     mark_migrated(coordinator, partitions=partitions, now="2024-01-01T00:00:00Z")
     coordinator.execute("RESET search_path")
+
+
+# -- one suite, both backends (tests/test_cli_ledger.py, tests/test_server.py) ----------------------
+
+BACKENDS = ["jsonl", "postgres"]
+LEDGER_TABLES = ("scopes", "revisions", "transactions", "audit", "policies")
+
+
+def jsonl_only(why: str):
+    """Mark a test that reads a JSONL store's files: it runs on the ``jsonl`` backend only, and the
+    ``postgres`` run skips saying ``why`` (where the PostgreSQL equivalent is, when there is one)."""
+    def mark(test):
+        test.jsonl_only = why
+        return test
+    return mark
+
+
+def backend_location(request, folder) -> str:
+    """The store a test of backend ``request.param`` uses: ``folder`` (JSONL) or a fresh schema's URL
+    (PostgreSQL; skips with the reason when there is no server, or when the test is ``jsonl_only``)."""
+    if request.param == "jsonl":
+        return str(folder)
+    why = getattr(getattr(request, "function", None), "jsonl_only", None)
+    if why:
+        pytest.skip(f"reads a JSONL store's files: {why}")
+    return fresh_schema_url()
+
+
+def is_url(location) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def table_rows(url: str) -> dict[str, bytes]:
+    """Every row of the ledger's tables under ``url``'s schema, by table (ordered): what "nothing
+    was written" compares on PostgreSQL, as a snapshot of the files does on JSONL."""
+    import psycopg
+    rows = {}
+    with psycopg.connect(url, autocommit=True) as conn:
+        for table in LEDGER_TABLES:
+            if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is None:
+                continue
+            found = conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            rows[table] = b"\n".join(b"\t".join(bytes(v) if isinstance(v, (bytes, memoryview)) else str(v).encode()
+                                               for v in row) for row in found)
+    return rows
+
+
+def has_tables(url: str) -> bool:
+    """Whether anything (a table) was created under ``url``'s schema."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()[0] > 0
+
+
+def replace_in_rows(url: str, old: bytes, new: bytes) -> int:
+    """Edit the stored bytes of every revision holding ``old`` (tampering, from outside the store)."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("UPDATE revisions SET line = overlay(line PLACING %s FROM position(%s IN line) "
+                            "FOR length(%s)) WHERE position(%s IN line) > 0", (new, old, old, old)).rowcount
+
+
+def new_store(backend: str, folder: Path) -> str:
+    """An initialised store of ``backend`` (``memory init``): the folder, or a fresh schema's URL."""
+    if backend == "jsonl":
+        from helpers import make_store
+        make_store(folder)
+        return str(folder)
+    from memory.store import PostgresStore
+    url = fresh_schema_url()
+    PostgresStore.create(url).close()
+    return url
+
+
+def written(location) -> dict[str, bytes]:
+    """What a store holds: every file under its ``shards/`` (JSONL) or every ledger row (PostgreSQL)."""
+    if is_url(location):
+        return table_rows(location)
+    from helpers import snapshot
+    return snapshot(Path(location) / "shards")

@@ -1,4 +1,9 @@
-"""The write side of the CLI through click's CliRunner: exit codes and the exact JSON."""
+"""The write side of the CLI through click's CliRunner: exit codes and the exact JSON.
+
+Every test runs on both backends (``backend``: a JSONL folder, and a PostgreSQL schema when a
+server is available, tests/pg.py); the few that read a JSONL store's files are ``jsonl_only``,
+and say where their PostgreSQL equivalent is. "Nothing written" compares the store's files on
+JSONL and every row of the ledger's tables on PostgreSQL (``written``)."""
 from __future__ import annotations
 
 import json
@@ -8,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from memory.api import open_store
 from memory.cli import main
 from memory.clock import FixedClock
 from memory.jsonio import dumps_text
@@ -17,12 +23,30 @@ from memory.store import Store
 from memory.where import describe
 
 from helpers import NOW, add_env, by_id, scope, snapshot
+from pg import BACKENDS, backend_location, has_tables, is_url, jsonl_only, replace_in_rows, table_rows
 
 LATER = "2024-03-10T00:00:00Z"
 
 
-def root() -> Path:
-    return Path(os.environ["MEMORY_STORE"])
+@pytest.fixture(autouse=True, params=BACKENDS)
+def backend(request, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMORY_STORE", backend_location(request, tmp_path / "store"))
+    return request.param
+
+
+def root() -> Path | str:
+    """The store under test: its folder, or its PostgreSQL URL."""
+    location = os.environ["MEMORY_STORE"]
+    return location if is_url(location) else Path(location)
+
+
+def written() -> dict[str, bytes]:
+    """What the store holds: every file (JSONL) or every row of the ledger's tables (PostgreSQL)."""
+    return table_rows(root()) if is_url(root()) else snapshot(root())
+
+
+def exists() -> bool:
+    return has_tables(root()) if is_url(root()) else root().exists()
 
 
 def run(*args, input=None, env=None):
@@ -61,7 +85,7 @@ def paris(initialized):
 
 
 def store() -> Store:
-    return Store.open(root(), clock=FixedClock(NOW))
+    return open_store(root(), clock=FixedClock(NOW))
 
 
 # -- init and the store ---------------------------------------------------------------
@@ -77,13 +101,13 @@ def test_init_prints_the_store_and_the_pinned_policy_hashes():
 def test_commands_before_init_say_there_is_no_store():
     code, out = run_json("add", "x", "--user", "alice", "--key", "user.x")
     assert code == 7 and out["error"]["code"] == "store_not_found"
-    assert not root().exists()
+    assert not exists()
 
 
 def test_the_store_option_beats_the_environment(tmp_path):
     other = tmp_path / "elsewhere"
     assert run("--store", str(other), "init")[0] == 0
-    assert (other / "store.json").exists() and not root().exists()
+    assert (other / "store.json").exists() and not exists()
 
 
 def test_an_invalid_memory_now_is_a_usage_error(initialized):
@@ -109,7 +133,7 @@ def test_add_text_output_and_idempotent_replay(paris):
 
 
 def test_a_refused_add_exits_5_with_the_result_object(paris):
-    before = snapshot(root())
+    before = written()
     code, out = run("add", "The user lives in Lyon.", "--user", "alice", "--key", "user.home_city",
                     "--tx", "tx-lyon", "--json")
     assert code == 5
@@ -118,7 +142,7 @@ def test_a_refused_add_exits_5_with_the_result_object(paris):
                       "revision": None, "error": {"code": "key_already_active",
                                                   "message": result["error"]["message"]}}
     assert "Lyon" not in result["error"]["message"]
-    assert snapshot(root()) == before
+    assert written() == before
     code, out = run("add", "The user lives in Lyon.", "--user", "alice", "--key", "user.home_city")
     assert code == 5 and out.startswith("refused [key_already_active]: ")
 
@@ -166,7 +190,7 @@ def test_retire_forget_and_erase(paris, initialized):
 
     code, out = run("erase", "--user", "alice", "--whole-scope", "--tx", "tx-all", "--json")
     assert (code, out) == (0, applied("tx-all", "erase", None, None))
-    assert b"durian" not in b"".join(snapshot(root()).values())
+    assert b"durian" not in b"".join(written().values())
 
 
 @pytest.mark.parametrize("args", [("erase", "--user", "alice"), ("erase", "mem_x", "--user", "alice",
@@ -262,6 +286,8 @@ def test_apply_prints_one_result_per_envelope_and_exits_5_on_any_refusal(initial
 
 # -- doctor and where ---------------------------------------------------------------------
 
+@jsonl_only("a torn tail is a file's; doctor on PostgreSQL: test_doctor_reports_tampering_and_exits_7 here, "
+            "tests/test_postgres_admin.py")
 def test_doctor_json_exit_codes_and_repair(paris):
     assert run("doctor", "--json") == (0, dumps_text({"clean": True, "scopes": 1, "revisions": 1,
                                                       "problems": [], "repaired": []}) + "\n")
@@ -278,13 +304,18 @@ def test_doctor_json_exit_codes_and_repair(paris):
     assert run("doctor") == (0, "1 scope(s), 1 revision(s)\nclean\n")
 
 
-def test_doctor_reports_tampering_and_exits_7(paris):
-    shard = store().shard_paths(scope())[0]
-    shard.write_bytes(shard.read_bytes().replace(b"Paris", b"Pariz"))
+def test_doctor_reports_tampering_and_exits_7(paris, backend):
+    assert run_json("doctor")[1]["clean"] is True
+    if backend == "jsonl":
+        shard = store().shard_paths(scope())[0]
+        shard.write_bytes(shard.read_bytes().replace(b"Paris", b"Pariz"))
+    else:
+        assert replace_in_rows(root(), b"Paris", b"Pariz") == 1
     code, report = run_json("doctor", "--repair")
     assert code == 7 and "record_hash_mismatch" in {p["code"] for p in report["problems"]}
 
 
+@jsonl_only("it names a folder's files; on a URL: test_where_names_the_tables_on_a_url, tests/test_postgres_admin.py")
 def test_where_json_is_the_machine_readable_twin(initialized):
     code, out = run("where", "--json")
     assert code == 0 and out == dumps_text(describe(root())) + "\n"

@@ -30,3 +30,27 @@ def test_the_gold_report_is_the_same_on_postgres_as_on_jsonl():
     ledger.close()
     assert postgres["metrics"]["setup_failures"] == 0
     assert postgres == run_gold(cases)
+
+
+def test_a_locomo_run_with_store_url_gives_the_jsonl_figures(tmp_path):
+    """``memory benchmark locomo FILE --store-url URL``: the same import and questions on PostgreSQL,
+    the same report (timings aside); a database that already holds scopes is refused."""
+    import json
+
+    from click.testing import CliRunner
+
+    from memory import api
+    from memory.cli import main
+    from test_via_http import locomo_file
+
+    dataset = locomo_file(tmp_path / "tiny.json")
+    url = fresh_schema_url()
+    on_postgres = api.benchmark_dataset("locomo", dataset, store_url=url)
+    on_jsonl = api.benchmark_dataset("locomo", dataset)
+    assert on_postgres["metrics"]["recall@5"] >= 0.8          # the turns really are found there
+    assert on_postgres["import"]["applied"] == 12 and len(PostgresStore.open(url).scope_digests()) == 1
+    for report in (on_postgres, on_jsonl):
+        report.pop("timing_seconds")
+    assert on_postgres == on_jsonl
+    again = CliRunner().invoke(main, ["benchmark", "locomo", str(dataset), "--store-url", url, "--json"])
+    assert again.exit_code == 7 and json.loads(again.stdout)["error"]["code"] == "store_not_empty"

@@ -8,6 +8,10 @@ durability across kill -9, auth (401, 403, /health open, open mode on
 loopback), limits (413, 400, 415, 422), the CLI's exact JSON for query and
 mutate, logs free of content and tokens, 20 concurrent clients, and a
 schema-driven fuzz run (schemathesis) that must find no 5xx.
+
+Every test runs on both backends (``backend``: a JSONL folder, and a PostgreSQL schema when a
+server is available, tests/pg.py). "Writes nothing" compares the files under ``shards/`` on
+JSONL and every row of the ledger's tables on PostgreSQL (``pg.written``).
 """
 from __future__ import annotations
 
@@ -30,10 +34,12 @@ pytest.importorskip("uvicorn", reason="the server extra is not installed (pip in
 import httpx  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from helpers import NOW, envelope, make_store, snapshot  # noqa: E402
+from helpers import NOW, envelope  # noqa: E402
+from memory.api import open_store  # noqa: E402
 from memory.cli import main  # noqa: E402
 from memory.records import record_id_for  # noqa: E402
-from memory.store import Store, user_scope  # noqa: E402
+from memory.store import user_scope  # noqa: E402
+from pg import BACKENDS, new_store, written  # noqa: E402
 
 try:
     import schemathesis
@@ -61,9 +67,9 @@ def _free_port() -> int:
 class Served:
     """One ``memory serve`` process on a store; ``kill()`` is kill -9, ``start()`` starts it again."""
 
-    def __init__(self, root: Path, *args: str) -> None:
-        self.root, self.args = root, args
-        self.log = root.parent / f"{root.name}-server.log"
+    def __init__(self, root: Path | str, *args: str, log: Path | None = None) -> None:
+        self.root, self.args = root, args    # the store: a folder or a postgresql:// URL (then give ``log``)
+        self.log = log or root.parent / f"{root.name}-server.log"
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -118,12 +124,17 @@ def _write_tokens(path: Path, users_of_alice: list[str]) -> Path:
 USERS_OF_ALICE = ["alice", "alice-2", "crowd"] + [f"worker{i}" for i in range(20)]
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def backend(request):
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, backend):
     base = tmp_path_factory.mktemp("served")
-    make_store(base / "store")
+    store = new_store(backend, base / "store")
     tokens = _write_tokens(base / "tokens.json", USERS_OF_ALICE)
-    served = Served(base / "store", "--tokens", str(tokens), "--max-body-bytes", str(MAX_BODY)).start()
+    served = Served(store, "--tokens", str(tokens), "--max-body-bytes", str(MAX_BODY), log=base / "server.log").start()
     yield served
     served.stop()
 
@@ -155,7 +166,7 @@ def expected_id(user: str, request_id: str, index: int) -> str:
 
 
 def shards(server: Served) -> dict:
-    return snapshot(server.root / "shards")
+    return written(server.root)
 
 
 # -- the contract -----------------------------------------------------------------------------
@@ -208,7 +219,7 @@ def test_blank_messages_are_skipped_but_keep_the_indexes_of_the_others(api, serv
     body = add_body(request_id, messages=[{"role": "user", "content": "   "},
                                           {"role": "assistant", "content": f"{marker} noted"}])
     assert api.post("/v1/memories/add", json=body).status_code == 200
-    state = Store.open(server.root).state(user_scope("alice"))
+    state = open_store(server.root).state(user_scope("alice"))
     assert expected_id("alice", request_id, 1) in state.revisions
     assert expected_id("alice", request_id, 0) not in state.revisions
 
@@ -281,9 +292,8 @@ def test_an_add_is_otherwise_all_or_nothing(api, server):
 
 # -- durability -------------------------------------------------------------------------------------
 
-def test_an_acknowledged_add_survives_kill_9(tmp_path):
-    make_store(tmp_path / "store")
-    served = Served(tmp_path / "store").start()
+def test_an_acknowledged_add_survives_kill_9(tmp_path, backend):
+    served = Served(new_store(backend, tmp_path / "store"), log=tmp_path / "server.log").start()
     request_id, marker = rid(), word()
     try:
         with served.client(token=None) as client:
@@ -494,7 +504,7 @@ def test_twenty_concurrent_clients_lose_nothing(server):
         thread.join(timeout=120)
     assert not failures
     assert len(acknowledged) == 80
-    store = Store.open(server.root)
+    store = open_store(server.root)
     crowd = store.state(user_scope("crowd"))
     for user, request_id, _ in acknowledged:
         state = crowd if user == "crowd" else store.state(user_scope(user))
@@ -519,7 +529,7 @@ def test_racing_bodies_for_one_request_id_leave_exactly_one_whole_body(server):
     winners = [n for n, response in results.items() if response.status_code == 200]
     assert len(winners) == 1
     assert all(r.status_code == 409 for n, r in results.items() if n != winners[0])
-    state = Store.open(server.root).state(user_scope("alice"))
+    state = open_store(server.root).state(user_scope("alice"))
     mine = sorted(r[-1]["statement"] for r in state.revisions.values()
                   if r[-1]["transition"]["transaction_id"].startswith(f"serve:{request_id}:"))
     assert mine == [f"racer {winners[0]} turn {turn}" for turn in range(winners[0] % 3 + 1)]
@@ -543,15 +553,15 @@ def test_the_log_holds_method_path_and_status_only(api, server):
 
 # -- open mode -----------------------------------------------------------------------------------------
 
-def test_without_tokens_the_server_is_loopback_only(tmp_path):
-    make_store(tmp_path / "store")
-    refused = subprocess.run([sys.executable, "-m", "memory.cli", "--store", str(tmp_path / "store"), "serve",
+def test_without_tokens_the_server_is_loopback_only(tmp_path, backend):
+    store = new_store(backend, tmp_path / "store")
+    refused = subprocess.run([sys.executable, "-m", "memory.cli", "--store", store, "serve",
                               "--host", "0.0.0.0", "--port", str(_free_port())],
                              capture_output=True, text=True, env=server_env(), cwd=REPO, timeout=30)
     assert refused.returncode == 2
     assert "tokens_required" in refused.stderr
 
-    served = Served(tmp_path / "store", "--timeout", "1").start()
+    served = Served(store, "--timeout", "1", log=tmp_path / "server.log").start()
     try:
         assert "every route is open" in served.log.read_text()
         assert _slow_body_status(served) == 408
@@ -577,11 +587,11 @@ def _slow_body_status(served: Served) -> int:
 # -- schema-driven fuzzing ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def fuzz_server(tmp_path_factory):
+def fuzz_server(tmp_path_factory, backend):
     base = tmp_path_factory.mktemp("fuzzed")
-    make_store(base / "store")
+    store = new_store(backend, base / "store")
     tokens = _write_tokens(base / "tokens.json", ["alice"])
-    served = Served(base / "store", "--tokens", str(tokens), "--max-body-bytes", str(MAX_BODY)).start()
+    served = Served(store, "--tokens", str(tokens), "--max-body-bytes", str(MAX_BODY), log=base / "server.log").start()
     yield served
     served.stop()
 

@@ -56,8 +56,10 @@ def engine_search(store: Store, limit: int):
 
 
 def run_dataset(kind: str, path: Path, *, limit: int | None = None, store_dir: Path | None = None,
-                import_progress=None, query_progress=None, half: str = "all") -> dict:
-    """``half``: "dev", "test" or "all" (``datasets.half_of``): only that half is imported and asked."""
+                import_progress=None, query_progress=None, half: str = "all", store_url: str | None = None) -> dict:
+    """``half``: "dev", "test" or "all" (``datasets.half_of``): only that half is imported and asked.
+    ``store_url``: import into this PostgreSQL database (``postgresql://…``, holding no scope yet)
+    instead of a scratch JSONL folder; the same import and questions, the other backend."""
     items = load_dataset(kind, path)
     if half != "all":
         from .datasets import locomo_halves, longmemeval_halves
@@ -69,10 +71,25 @@ def run_dataset(kind: str, path: Path, *, limit: int | None = None, store_dir: P
     with tempfile.TemporaryDirectory(prefix=f"memory-{kind}-") as scratch:
         # the import happens "after" every session: recorded time must not precede valid time
         clock = FixedClock("2100-01-01T00:00:00Z")
-        store = Store.create(Path(store_dir or scratch) / "store", clock=clock)
+        store = (_empty_postgres_store(store_url, clock) if store_url is not None
+                 else Store.create(Path(store_dir or scratch) / "store", clock=clock))
         imported = import_items(store, imported_items, progress=import_progress)
         evaluate = evaluate_locomo if kind == "locomo" else evaluate_longmemeval
         report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress, half=half)
     report["import"] = imported
     report["dataset_file"] = Path(path).name
     return report
+
+
+def _empty_postgres_store(url: str, clock):
+    """A PostgreSQL store for one benchmark run: it must hold no scope (a benchmark's figures are
+    those of the dataset alone)."""
+    from ..errors import StoreError
+    from ..store import PostgresStore, is_url
+    if not is_url(url):
+        raise StoreError("--store-url takes a postgresql:// URL", code="usage_error")
+    store = PostgresStore.create(url, clock=clock)
+    if store.scope_digests():
+        raise StoreError("--store-url names a database that already holds scopes: give the benchmark an "
+                         "empty one", code="store_not_empty")
+    return store

@@ -16,9 +16,9 @@ from .log import (ShardFile, Tail, cut_incomplete_group, drop_incomplete_tail, h
 from .interface import StoreBackend
 from .manifest import MANIFEST_VERSION
 from .integrity import TAMPER_CODES
-from .postgres import PostgresStore, is_url
+from .postgres import PostgresStore, is_url, redacted
 
-__all__ = ["PostgresStore", "is_url", "TAMPER_CODES", "StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
+__all__ = ["PostgresStore", "is_url", "redacted", "TAMPER_CODES", "StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
            "ShardFile", "Store", "Tail", "cut_incomplete_group", "digest_of", "drop_incomplete_tail", "heal_tail",
            "heal_torn_tail", "pinned_offsets", "read_audit_rows", "refused", "result_for", "scope_of",
            "settled_transactions", "shard_files", "shard_names", "shard_pin", "user_scope"]

@@ -18,15 +18,17 @@ Only ``memory/postgres_ledger.py`` imports the driver.
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import StoreError
+from ..errors import PolicyError, StoreError
 from ..jsonio import canonical_bytes, loads_trusted
 from ..lifecycle import ScopeState
+from ..paths import DEFAULT_CONFIG_DIR, config_chosen
 from ..policy import Policies, load_policies
 from . import erasure
 from .core import DEFAULT_BATCH, ScopeWrite, Store, erased_transaction, fold_log
@@ -57,6 +59,32 @@ def redacted(url: str) -> str:
     if not at or ":" not in userinfo:
         return url
     return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:***@{host}"))
+
+
+class _PinnedFile:
+    """One policy file as the database holds it, read like a file of a folder."""
+
+    def __init__(self, name: str, data: bytes | None) -> None:
+        self.name, self._data = name, data
+
+    def read_bytes(self) -> bytes:
+        if self._data is None:
+            raise FileNotFoundError(self.name)
+        return self._data
+
+    def __str__(self) -> str:
+        return f"policies/{self.name} (in the database)"
+
+
+class _PinnedFolder:
+    """The store's ``policies`` table as ``load_policies`` reads a folder: the same parsing,
+    schema checks and hashes as a JSONL store's ``policies/`` copy."""
+
+    def __init__(self, files: dict[str, tuple[str, bytes]]) -> None:
+        self.files = files
+
+    def joinpath(self, name: str) -> _PinnedFile:
+        return _PinnedFile(name, self.files[name][1] if name in self.files else None)
 
 
 class PostgresView(CurrentView):
@@ -110,8 +138,10 @@ class PostgresStore:
         self.url = url
         self.root = redacted(url)
         self.clock = clock or SystemClock()
-        # the policies given, else config > $MEMORY_CONFIG > the packaged defaults
-        self.policies = policies or load_policies(Path(config) if config is not None else None)
+        # the policies given, else config > $MEMORY_CONFIG > the store's pinned copy > the packaged
+        # defaults, as for a JSONL store (``policy.policy_source``); the copy is read on first use
+        self._given_policies, self._config = policies, Path(config) if config is not None else None
+        self._policies = policies
         self._connect = PostgresLedger
         self._idle: list = []          # connections no thread is using (a served store reuses them)
         self._local = threading.local()
@@ -129,6 +159,7 @@ class PostgresStore:
         store = cls(url, clock=clock, config=config, policies=policies)
         with store._ledger() as ledger:
             ledger.migrate(now=store.clock.now())
+        store.pin_policies(only_if_none=True)
         return store
 
     @classmethod
@@ -174,12 +205,51 @@ class PostgresStore:
         for ledger in idle:
             ledger.close()
 
-    def marker(self) -> dict:
-        return {"schema_version": "memory.store.postgres.v1", "policy_sha256": self.policies.hashes()}
+    # -- policies: pinned in the database, as a JSONL store pins them in policies/ --------------
 
-    def pin_policies(self) -> None:
-        raise StoreError("a PostgreSQL store does not keep a copy of its policies yet: it answers by "
-                         "$MEMORY_CONFIG (or the packaged defaults)", code="usage_error")
+    @property
+    def policies(self) -> Policies:
+        if self._policies is None:
+            self._policies = self._load_policies()
+        return self._policies
+
+    @policies.setter
+    def policies(self, value: Policies) -> None:
+        self._policies = value
+
+    def _load_policies(self) -> Policies:
+        if self._config is not None:
+            return load_policies(self._config)
+        if config_chosen():
+            return load_policies(None)
+        pinned = self._call().pinned_policies()
+        return load_policies(_PinnedFolder(pinned) if pinned else DEFAULT_CONFIG_DIR)
+
+    def marker(self) -> dict:
+        pinned = self._call().pinned_policies()
+        return {"schema_version": "memory.store.postgres.v1",
+                "policy_sha256": {name: digest for name, (digest, _) in pinned.items()}}
+
+    def pin_policies(self, *, only_if_none: bool = False) -> None:
+        """Adopt the policy files and pin them in the database (``memory init``, ``--accept-policies``).
+
+        Adopted: the policies this store was given, else ``config`` / ``$MEMORY_CONFIG`` / the
+        packaged defaults (never the pinned copy), byte for byte as they were hashed; every
+        process opening the store answers by them from then on. ``only_if_none``: a first
+        ``memory init`` (a store that already pinned its policies keeps them)."""
+        policies = self._given_policies or load_policies(self._config)
+        files = {}
+        for policy in (policies.mutation, policies.forgetting, policies.retrieval):
+            loaded = policy.loaded
+            raw = loaded.raw or loaded.path.read_bytes()
+            if hashlib.sha256(raw).hexdigest() != loaded.sha256:
+                raise PolicyError(f"policy {loaded.path.name} changed on disk since it was loaded; "
+                                  "run the command again", code="policy_invalid")
+            files[loaded.path.name] = (loaded.sha256, raw)
+        with self._ledger() as ledger:
+            written = ledger.pin_policies(files, now=self.clock.now(), only_if_none=only_if_none)
+        if written:
+            self._policies = self._given_policies or self._load_policies()
 
     # -- where a scope is ----------------------------------------------------------------
 
@@ -305,6 +375,19 @@ class PostgresStore:
 
     def audit_rows(self, where) -> list[dict]:
         return [loads_trusted(line) for line in self._call().audit(self._digest(where))]
+
+    # -- an operator's reads (memory doctor, memory stats: memory/postgres_admin.py) -------------
+
+    @contextmanager
+    def examining(self, digest: str):
+        """One scope streamed for ``memory doctor`` in one consistent read (``PostgresLedger.examining``)."""
+        with self._ledger() as ledger:
+            with ledger.examining(digest) as examined:
+                yield examined
+
+    def scope_counts(self, digest: str) -> dict:
+        """One scope's ``memory stats`` counts, computed by the server (``PostgresLedger.scope_counts``)."""
+        return self._call().scope_counts(digest)
 
     # -- pins: a cursor is {"seq": n, "audit": k} -----------------------------------------
 
