@@ -125,3 +125,21 @@ def test_a_store_url_of_another_kind_is_refused_without_echoing_it(tmp_path, mon
         assert (code, out["error"]["code"]) == (2, "store_url_unsupported")
         assert "pw-4711" not in out["error"]["message"] and "mysql://" in out["error"]["message"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_demo_store_as_git_checks_it_out_says_that_repair_fixes_its_modes(tmp_path):
+    """git writes 0644 files; the store wants 0600: doctor said 'problem' eleven times, never what fixes it."""
+    import os
+    import shutil
+    from memory.paths import PROJECT_ROOT
+    demo = tmp_path / "demo"
+    shutil.copytree(PROJECT_ROOT / "data", demo, ignore=shutil.ignore_patterns("index", "views", "current",
+                                                                            "doctor", "locks", ".lock"))
+    for path in demo.rglob("*"):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    result = CliRunner().invoke(main, ["--store", str(demo), "doctor"])
+    assert result.exit_code == 7
+    assert "memory doctor --repair fixes: mode_too_open" in result.stdout
+    assert CliRunner().invoke(main, ["--store", str(demo), "doctor", "--repair"]).exit_code == 0
+    result = CliRunner().invoke(main, ["--store", str(demo), "doctor"])
+    assert result.exit_code == 0 and "--repair" not in result.stdout
