@@ -259,5 +259,5 @@ def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: li
                 "were retired, expired or not yet valid then)"]
     if reason == "candidate_or_unverified":
         return [f"a reviewer's approval of candidate {', '.join(ids(reason))}"]
-    terms = ", ".join(query_terms) if query_terms else "the question's terms"
+    terms = ", ".join(dict.fromkeys(query_terms)) if query_terms else "the question's terms"
     return [f"an active record in scope {scope_label} that covers: {terms}"]

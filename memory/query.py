@@ -43,9 +43,16 @@ class _View:
     memo: dict = field(default_factory=dict)
 
 
+# the longest question any front door takes (the HTTP search's max_length says the same)
+MAX_QUERY_CHARS = 4096
+
+
 def _validate(request: QueryRequest) -> None:
     if not isinstance(request.text, str) or not request.text.strip():
         raise UsageError("the query is empty", code="empty_query")
+    if len(request.text) > MAX_QUERY_CHARS:  # the HTTP contract's cap (server.py), for every front door
+        raise UsageError(f"the query is {len(request.text)} characters; at most {MAX_QUERY_CHARS}",
+                         code="query_too_long")
     if not isinstance(request.user, str) or not request.user.strip():
         # the scope is mandatory and comes from the caller: a usage error, like an empty query
         raise UsageError("a query needs a user (--user): the scope to answer from", code="scope_required")

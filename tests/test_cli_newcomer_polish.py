@@ -143,3 +143,15 @@ def test_the_demo_store_as_git_checks_it_out_says_that_repair_fixes_its_modes(tm
     assert CliRunner().invoke(main, ["--store", str(demo), "doctor", "--repair"]).exit_code == 0
     result = CliRunner().invoke(main, ["--store", str(demo), "doctor"])
     assert result.exit_code == 0 and "--repair" not in result.stdout
+
+
+def test_a_query_longer_than_the_http_cap_is_refused_at_every_front_door(store):
+    code, out = cli("query", "x" * 4097, "--user", "alice", "--json")
+    assert code == 2 and out["error"]["code"] == "query_too_long"
+    assert "xxxx" not in out["error"]["message"]          # the question is content: not echoed
+
+
+def test_missing_conditions_name_each_term_once(store):
+    code, out = cli("query", " ".join(["zeppelin"] * 200), "--user", "alice", "--json")
+    assert out["knowledge_state"] == "UNKNOWN"
+    assert out["missing_conditions"][0].count("zeppelin") == 1
