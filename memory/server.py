@@ -441,7 +441,8 @@ class AccessLog:
         try:
             await self.app(scope, receive, tracked)
         except Exception as exc:
-            LOG.error("unhandled %s on %s %s", type(exc).__name__, scope["method"], scope["path"])
+            LOG.error("unhandled %s on %s %s at %s", type(exc).__name__, scope["method"], scope["path"],
+                      _where_raised(exc))
             if status["code"] is None:
                 status["code"] = 500
                 await _send_json(send, 500, _error("internal_error", f"internal error ({type(exc).__name__})"))
@@ -575,6 +576,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         if isinstance(exc, OSError):   # disk full, read-only, ...: the store is unavailable, named
             return JSONResponse({"error": StoreIOError.of(exc).to_json()}, status_code=503)
         return JSONResponse(_error("internal_error", f"internal error ({type(exc).__name__})"), status_code=500)
+
+
+def _where_raised(exc: BaseException, frames: int = 8) -> str:
+    """Where an exception was raised, as code locations only (file:line function, innermost last):
+    an operator can find the bug without the log holding the message, which may quote memory content."""
+    import traceback
+    stack = traceback.extract_tb(exc.__traceback__)[-frames:]
+    return " <- ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack))
 
 
 def _location(error: dict) -> str:
