@@ -258,3 +258,33 @@ def test_neighbours_kept_across_writes_equal_neighbours_worked_out_afresh(store)
         assert (second.compute(rid) if found is None else found) == expected.get(rid, ()), rid
     stale = first.known()                               # the first snapshot still answers as it was
     assert all(rid not in stale for rid in view.ids[-20:])
+
+
+def test_a_snapshot_never_claims_an_index_a_writer_caught_up_with_while_it_checked(store):
+    """A served search and a write on one scope, interleaved: the snapshot was N records, and
+    between its record-count check and its cursor check the writer absorbed a new turn and
+    moved the view's cursor to the index's. covers_index said True, the new turn's id reached
+    the decision unfiltered, and the search was a 500 (KeyError) under 20 concurrent clients."""
+    scope_ = scope("alice")
+    view = indexing.current_view(store, scope_)
+    records = CurrentRecords(view)
+    applied(store, turns(1000, 1))
+    index = indexing.open_index(store, scope_)                  # the index has the new turn
+
+    class WriterBetweenChecks(list):
+        fired = False
+
+        def __len__(self):
+            length = super().__len__()
+            if not WriterBetweenChecks.fired:                   # right after the count is read,
+                WriterBetweenChecks.fired = True                # the writer's thread absorbs
+                current_module.refreshed(view)                  # the turn and moves the cursor
+            return length
+
+    view.ids = WriterBetweenChecks(view.ids)
+    assert index.cursor != view.cursor                          # the snapshot's view: behind
+    assert records.covers_index(index) is not True
+    if not WriterBetweenChecks.fired:                           # (the check stopped before the count)
+        WriterBetweenChecks.fired = True
+        current_module.refreshed(view)
+    assert index.cursor == view.cursor and records.covers_index(index) is not True   # after it, too

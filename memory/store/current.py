@@ -551,8 +551,12 @@ class CurrentRecords(Mapping):
         view dropped nothing (no erasure was ever recorded) and holds every record it read. Every
         indexed document is a record of those lines, so it is here. None: not known this way."""
         view = self.view
-        if self._members is None and self._count == len(view.ids) and not view.audit_bytes \
-                and view.cursor and index.cursor == view.cursor:
+        # the cursor before the count: a writer sharing the view absorbs lines, then moves the
+        # cursor. Read the other way round, a writer acting between the two reads made a
+        # snapshot of N records claim an index holding N + k (a 500 under concurrent adds)
+        cursor = view.cursor
+        if self._members is None and cursor and index.cursor == cursor and self._count == len(view.ids) \
+                and not view.audit_bytes:
             return True
         return None
 
@@ -561,7 +565,9 @@ class CurrentRecords(Mapping):
         if self._members is not None:
             return self._members.issuperset(record_ids)
         if len(self.view.ids) == self._count:      # the view has not grown since: by its id table
-            return self.view.slot.keys() >= set(record_ids)
+            covered = self.view.slot.keys() >= set(record_ids)
+            if len(self.view.ids) == self._count:  # ... and still had not when it was read
+                return covered
         return all(record_id in self for record_id in record_ids)
 
     def neighbours(self) -> "Neighbours":
