@@ -670,6 +670,12 @@ def retention_sweep(store: Store, *, dry_run: bool = False) -> dict:
     return sweep(store, dry_run=dry_run)
 
 
+def repairable(report: dict) -> list[str]:
+    """The codes of a doctor report's problems that ``doctor --repair`` fixes, sorted."""
+    from .doctor import REPAIRABLE
+    return sorted({problem["code"] for problem in report["problems"] if problem["code"] in REPAIRABLE})
+
+
 def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tampered: bool = False) -> dict:
     """``memory doctor``: verify (and with ``repair``, fix what a crash can leave) the whole store;
     only what changed since the last clean run unless ``full`` (a repair always checks everything).

@@ -1010,8 +1010,7 @@ def _doctor_text(report: dict) -> str:
     lines += [f"repaired [{p['code']}] {p['where']}: {p['message']}" for p in report["repaired"]]
     lines += [f"problem [{p['code']}] {p['where']}: {p['message']}" for p in report["problems"]]
     lines.append("clean" if report["clean"] else f"{len(report['problems'])} problem(s)")
-    from .doctor import REPAIRABLE
-    fixable = sorted({p["code"] for p in report["problems"] if p["code"] in REPAIRABLE})
+    fixable = api.repairable(report)
     if fixable:  # e.g. a fresh git checkout of the demo store: git writes 0644 files, the store wants 0600
         lines.append(f"memory doctor --repair fixes: {', '.join(fixable)}")
     return "\n".join(lines)
