@@ -12,6 +12,7 @@ live under a digest of ``type:key``.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 import os
 from pathlib import Path
 
@@ -74,6 +75,14 @@ def schema_bytes(name: str) -> bytes:
 
 def scope_digest(scope_type: str, scope_key: str) -> str:
     """The folder name of a scope: a digest, so user input never becomes a path."""
+    if type(scope_type) is str and type(scope_key) is str:
+        return _scope_digest(scope_type, scope_key)
+    return hashlib.sha256(f"{scope_type}:{scope_key}".encode("utf-8")).hexdigest()[:32]
+
+
+@lru_cache(maxsize=4096)
+def _scope_digest(scope_type: str, scope_key: str) -> str:
+    # a batch names its scope once per envelope, and again per record id: hashed once
     return hashlib.sha256(f"{scope_type}:{scope_key}".encode("utf-8")).hexdigest()[:32]
 
 

@@ -12,7 +12,6 @@ import copy
 import hashlib
 import re
 import unicodedata
-from functools import lru_cache
 
 from .jsonio import CANONICALIZATION, canonical_bytes, nfc_canonical
 from .paths import scope_digest
@@ -21,19 +20,8 @@ SCHEMA_VERSION = "memory.record.v1"
 
 
 def record_id_for(scope: dict, transaction_id: str) -> str:
-    seed = f"{_scope_digest(scope['type'], scope['key'])}\0{transaction_id}".encode("utf-8")
+    seed = f"{scope_digest(scope['type'], scope['key'])}\0{transaction_id}".encode("utf-8")
     return "mem_" + hashlib.sha256(seed).hexdigest()[:24]
-
-
-def _scope_digest(scope_type, key) -> str:
-    if type(scope_type) is str and type(key) is str:
-        return _cached_scope_digest(scope_type, key)
-    return scope_digest(scope_type, key)
-
-
-@lru_cache(maxsize=4096)
-def _cached_scope_digest(scope_type: str, key: str) -> str:
-    return scope_digest(scope_type, key)
 
 
 def content_hash(revision: dict) -> str:

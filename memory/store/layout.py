@@ -7,7 +7,6 @@ are shards (``shard_names``), the per-scope lock file, and the derived folders.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 from ..paths import StoreLayout, scope_digest
@@ -24,16 +23,7 @@ CURRENT_DIR = "current"
 
 
 def digest_of(scope: dict) -> str:
-    scope_type, key = scope["type"], scope["key"]
-    if type(scope_type) is str and type(key) is str:
-        return _digest(scope_type, key)
-    return scope_digest(scope_type, key)
-
-
-@lru_cache(maxsize=4096)
-def _digest(scope_type: str, key: str) -> str:
-    # a batch names its scope once per envelope, and again per record id: hashed once
-    return scope_digest(scope_type, key)
+    return scope_digest(scope["type"], scope["key"])
 
 
 def is_shard_name(name: str) -> bool:
