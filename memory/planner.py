@@ -25,7 +25,6 @@ from operator import itemgetter
 from .retrieval.temporal import relative_date_words
 from .retrieval.tokenize import tokenize
 
-_ENTITY = re.compile(r"\b(?:[A-Z][\w'-]+|\d[\d/:.-]*)\b")
 
 
 @dataclass
@@ -203,13 +202,6 @@ def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:
         items = list(scores.items())
     items.sort(key=itemgetter(1), reverse=True)
     return items[:limit]
-
-
-def entity_terms(question: str) -> list[str]:
-    """Capitalized words, numbers and dates: what the question is about."""
-    words = _ENTITY.findall(question)
-    first = question.strip().split(" ", 1)[0] if question.strip() else ""
-    return tokenize(" ".join(w for w in words if w != first or any(c.isdigit() for c in w)))
 
 
 # the words, and their terms written out: a query process need not stem them at import
@@ -1037,10 +1029,6 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     steps.append({"action": "search", "kind": "question", "terms": terms, "hits": len(first_hits)})
     first = [rid for rid, _ in first_hits]
     rankings = [first]
-    if features("entity_search") and len(steps) < budget:
-        entities = entity_terms(question)
-        if entities and set(entities) != set(terms):
-            rankings.append(search("entities", entities))
     if features("speaker_search") and len(steps) < budget:
         speakers = named_speakers(space, question)
         if speakers:

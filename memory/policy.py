@@ -55,6 +55,11 @@ ADDED_KEYS = {
         ("features", "sentence_attribution"): False,
     },
 }
+# removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that
+# names it loads without it (benchmarks/reports/retrieval-ablation.md has its measurement)
+REMOVED_KEYS = {
+    "retrieval": {("features", "entity_search")},
+}
 # replaced keys: (section, key) -> (section, key, value of the new key for each old value)
 REPLACED_KEYS = {
     "retrieval": {
@@ -66,10 +71,16 @@ REPLACED_KEYS = {
 def upgraded(name: str, data) -> tuple[object, list[str]]:
     """``data`` as the current schema reads it, and the key paths filled in or carried over."""
     added, replaced = ADDED_KEYS.get(name, {}), REPLACED_KEYS.get(name, {})
-    if not isinstance(data, dict) or not (added or replaced):
+    removed = REMOVED_KEYS.get(name, set())
+    if not isinstance(data, dict) or not (added or replaced or removed):
         return data, []
     data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
     changes = []
+    for section, key in removed:
+        part = data.get(section)
+        if isinstance(part, dict) and isinstance(part.get(key), bool):
+            del part[key]
+            changes.append(f"{section}.{key} (removed)")
     for (section, key), (new_section, new_key, mapping) in replaced.items():
         part, target = data.get(section), data.get(new_section)
         if isinstance(part, dict) and key in part and isinstance(target, dict) and new_key not in target:

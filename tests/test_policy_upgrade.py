@@ -45,6 +45,7 @@ def test_a_policy_written_before_the_newest_keys_loads_with_the_behaviour_of_its
     assert retrieval.decision["evidence_ratio"] == 0
     assert not retrieval.feature("subject_gate_only")
     assert "session_fusion" not in retrieval.data["features"]
+    assert "entity_search" not in retrieval.data["features"]      # deleted since (measured to hurt)
 
 
 def test_the_hash_is_of_the_bytes_on_disk_so_the_pin_still_matches(tmp_path):

@@ -25,7 +25,7 @@ WHOLE_SCOPE = ("erase only: true erases every record of the scope (an erase must
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # the retrieval policy's feature flags (docs/POLICIES.md says what each does); the code asks
 # for them by name, so the schema is their list: a name not here fails the policy's load
-RETRIEVAL_FEATURES = ("entity_search", "feedback_expansion", "context_expansion",
+RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "speaker_field", "speaker_search", "subject_attribution", "asserted_support",
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
