@@ -418,6 +418,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                                         relations_too=features("relation_subjects"),
                                         roles_out=features("role_possessors"))
                           if features("subject_attribution") else ([], []))
+    if features("named_subjects"):
+        # the people the question names that the scope knows are subjects, like a relation: a
+        # record must hold them, and (``subject_gate_only``) they are not what is asked
+        required = sorted(set(required) | (asked_persons(space, question, caller) - set(speakers)))
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
@@ -621,7 +625,7 @@ _WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
 # "The landlord's ...", also after a short time phrase: "On Sundays my dad ...", "Every morning, our neighbour ..."
 _RELATION_OPENING = re.compile(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
                                r"[Mm]ost|[Ll]ast|[Nn]ext)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
-                               r"(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
+                               r"(?:(?:[Tt]he\s+user's|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
                                r"(?:,?\s+([A-Z][\w-]*))?")
 
 
@@ -666,6 +670,33 @@ def record_person(space: SearchSpace, record_id: str, own: frozenset) -> frozens
                         and not _FIRST_PERSON_WORDS.search(first):
                     found = name
         cache[key] = found
+    return found
+
+
+# how many facts holding a name are read to tell whether the scope knows it as a person
+_PERSON_PROBE = 50
+
+
+def asked_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
+    """The people a question names that the scope knows as people other than its owner: a name
+    some fact gives a relation ("The user's son Leo ...", "My sister Anna ...") or opens with
+    ("Karim plays padel ..."). A record that does not hold the name does not state their fact:
+    "Is Leo allergic to penicillin?" is not answered by "The user is allergic to penicillin."
+    Only the facts holding the name are read (conversation turns are left to the speaker tests)."""
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    text = _folded(question.replace("\u2019", "'"))
+    found: set[str] = set()
+    for word in re.findall(r"\b[A-Z][\w-]+", text):
+        for term in tokenize(word):
+            if term in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
+                continue
+            for record_id in space.index.scores([term]):
+                record = space.records.get(record_id) if record_id in space.records else None
+                if record is None or record["kind"] == "episode":
+                    continue
+                if term in record_relations(space, record_id)[1] or term in record_person(space, record_id, own):
+                    found.add(term)
+                    break
     return found
 
 

@@ -206,3 +206,42 @@ def test_thing_terms_are_the_names_and_the_first_nouns():
     assert planner.thing_terms("When does my driving licence expire?") == frozenset(planner.tokenize("driving"))
     assert planner.thing_terms("What did Ada think of Piranesi, the book club pick?") >= {"piranesi", "book"}
     assert planner.thing_terms("What's my dog's name?") == {"dog"}
+
+
+# -- a relative's fact written the README's way, and questions that name a person -----------------
+
+def _facts_store(tmp_path, *statements):
+    from helpers import add_env, make_store
+    store = make_store(tmp_path / "facts")
+    for number, statement in enumerate(statements):
+        assert store.mutate(add_env(statement, f"user.fact_{number}", f"tx-{number}"))["status"] == "applied"
+    return store
+
+
+def _answer(store, question):
+    from memory.query import QueryRequest, run_query
+    result = run_query(store, QueryRequest(text=question, user="alice"))
+    return result["knowledge_state"], [e["statement"] for e in result["evidence"]]
+
+
+def test_the_users_relative_written_in_the_third_person_is_not_the_user(tmp_path):
+    """"The user's son Leo is allergic to peanuts." was read as about the user (the opening's
+    relation was taken from "user's", not "son"): "am I allergic to peanuts?" was VERIFIED."""
+    store = _facts_store(tmp_path, "The user is allergic to penicillin.",
+                         "The user's son Leo is allergic to peanuts.", "The user's father Paul works as a pilot.",
+                         "The user works as a nurse.")
+    assert _answer(store, "am I allergic to peanuts?")[0] == "UNKNOWN"
+    assert _answer(store, "am I a pilot?")[0] == "UNKNOWN"
+    assert _answer(store, "what am I allergic to?") == ("VERIFIED", ["The user is allergic to penicillin."])
+    assert _answer(store, "what is my son allergic to?") == ("VERIFIED", ["The user's son Leo is allergic to peanuts."])
+
+
+def test_a_question_naming_a_person_the_scope_knows_is_answered_only_by_records_naming_them(tmp_path):
+    """"What is Anna allergic to?" was VERIFIED by "The user is allergic to penicillin.": the
+    name is a known person of the scope (a relation's name), so it is a subject to hold."""
+    store = _facts_store(tmp_path, "The user is allergic to penicillin.", "My sister Anna lives in Madrid.",
+                         "The user's son Leo is allergic to peanuts.")
+    assert _answer(store, "what is Anna allergic to?")[0] == "UNKNOWN"
+    assert _answer(store, "Where does Anna live?") == ("VERIFIED", ["My sister Anna lives in Madrid."])
+    state, cited = _answer(store, "Is Leo allergic to penicillin?")
+    assert "The user is allergic to penicillin." not in cited
