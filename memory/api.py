@@ -683,9 +683,33 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
     as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
     if isinstance(store, PostgresStore):
         from .postgres_admin import check_store as check_tables
-        return check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
-    from .doctor import check_store
-    return check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
+        report = check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
+    else:
+        from .doctor import check_store
+        report = check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
+    notices = policy_notices(store.policies)
+    if notices:
+        report["notices"] = notices
+    return report
+
+
+def policy_notices(policies) -> list[dict]:
+    """What a store's policy files lack that this version reads (a store pinned by an older
+    version): not a problem — the keys keep the behaviour of their time — but the operator should
+    know that ``memory init --accept-policies`` would adopt this version's defaults."""
+    from .jsonio import loads_strict
+    from .policy import upgraded
+    notices = []
+    for name, loaded in (("mutation", policies.mutation.loaded), ("forgetting", policies.forgetting.loaded),
+                         ("retrieval", policies.retrieval.loaded)):
+        raw = loaded.raw or loaded.path.read_bytes()
+        _, changes = upgraded(name, loads_strict(raw, what=f"policy {loaded.path.name}"))
+        if changes:
+            notices.append({"code": "policy_older_than_package", "where": loaded.path.name,
+                            "message": f"written by an older version ({', '.join(changes)}): read with the "
+                                       "behaviour of that time. To adopt this version's rules, review them and "
+                                       "run memory init --accept-policies"})
+    return notices
 
 
 def where(path: str | os.PathLike | None = None) -> dict:

@@ -1009,6 +1009,7 @@ def _doctor_text(report: dict) -> str:
     lines = [f"{report['scopes']} scope(s), {report['revisions']} revision(s)"]
     lines += [f"repaired [{p['code']}] {p['where']}: {p['message']}" for p in report["repaired"]]
     lines += [f"problem [{p['code']}] {p['where']}: {p['message']}" for p in report["problems"]]
+    lines += [f"notice [{n['code']}] {n['where']}: {n['message']}" for n in report.get("notices", [])]
     lines.append("clean" if report["clean"] else f"{len(report['problems'])} problem(s)")
     fixable = api.repairable(report)
     if fixable:  # e.g. a fresh git checkout of the demo store: git writes 0644 files, the store wants 0600

@@ -107,3 +107,21 @@ def test_a_store_pinned_at_cb78319_answers_after_the_upgrade(tmp_path):
     assert store.mutate(add_env("My dog is called Rex.", "user.dog_name", "tx-dog"))["status"] == "applied"
     answer = run_query(store, QueryRequest(text="What is my dog called?", user="alice"))
     assert answer["knowledge_state"] == "VERIFIED"
+
+
+def test_doctor_tells_the_operator_that_an_upgrade_left_the_store_on_older_rules(tmp_path):
+    """An outside tester upgraded, and nothing but the docs said the store still answers by its
+    old retrieval rules (without the trust mechanisms). doctor says it, clean all the same."""
+    from memory import api
+    root = tmp_path / "store"
+    Store.create(root)
+    assert "notices" not in api.doctor(Store.open(root))          # a store on this version's rules
+    older = tmp_path / "older"
+    Store.create(older, config=PINNED)                             # pinned as cb78319 pinned them
+    assert (older / "policies" / "retrieval-policy.json").read_bytes() == \
+        (PINNED / "retrieval-policy.json").read_bytes()
+    report = api.doctor(Store.open(older))
+    assert report["clean"]
+    [notice] = report["notices"]
+    assert notice["code"] == "policy_older_than_package" and notice["where"] == "retrieval-policy.json"
+    assert "accept-policies" in notice["message"] and "session_fusion" in notice["message"]
