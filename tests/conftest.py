@@ -24,3 +24,23 @@ def isolated_store_env(tmp_path, monkeypatch):
 def store(tmp_path):
     """A fresh store at $MEMORY_STORE with a FixedClock at NOW (``store.clock.set`` moves it)."""
     return make_store(tmp_path / "store")
+
+
+@pytest.fixture
+def newer_defaults(tmp_path, monkeypatch):
+    """Stand in for an upgraded package: its default mutation policy sends user adds to review.
+    (upgrade, folder): calling ``upgrade()`` makes the package's defaults the folder's files."""
+    import json
+    from memory import paths
+    from helpers import config_copy
+    folder = config_copy(tmp_path / "newer-defaults")
+    path = folder / "mutation-policy.json"
+    policy = json.loads(path.read_text())
+    policy["sources"]["explicit_user"]["operations"]["add"] = "admit_candidate"
+    path.write_text(json.dumps(policy, indent=2) + "\n")
+
+    def upgrade():
+        monkeypatch.setattr(paths, "DEFAULT_CONFIG_DIR", folder)
+        monkeypatch.setattr("memory.policy.DEFAULT_CONFIG_DIR", folder, raising=False)
+        monkeypatch.setattr("memory.store.postgres.DEFAULT_CONFIG_DIR", folder, raising=False)
+    return upgrade, folder

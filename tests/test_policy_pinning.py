@@ -34,21 +34,6 @@ def cli_json(*args, input=None):
     return result.exit_code, json.loads(result.stdout)
 
 
-@pytest.fixture
-def newer_defaults(tmp_path, monkeypatch):
-    """Stand in for an upgraded package: its default mutation policy sends user adds to review."""
-    folder = config_copy(tmp_path / "newer-defaults")
-    path = folder / "mutation-policy.json"
-    policy = json.loads(path.read_text())
-    policy["sources"]["explicit_user"]["operations"]["add"] = "admit_candidate"
-    path.write_text(json.dumps(policy, indent=2) + "\n")
-
-    def upgrade():
-        monkeypatch.setattr(paths, "DEFAULT_CONFIG_DIR", folder)
-        monkeypatch.setattr("memory.policy.DEFAULT_CONFIG_DIR", folder, raising=False)
-    return upgrade
-
-
 def add(statement: str, key: str) -> dict:
     code, out = cli_json("add", statement, "--user", "me", "--key", key)
     assert code == 0, out
@@ -77,7 +62,7 @@ def test_init_copies_the_policies_into_the_store_and_pins_them(tmp_path):
 def test_new_package_defaults_do_not_change_an_existing_store(tmp_path, newer_defaults):
     assert cli("init").exit_code == 0
     before = add("The user likes tea.", "user.drink")
-    newer_defaults()
+    newer_defaults[0]()
     after = add("The user likes coffee.", "user.snack")
     assert is_active(before["record_id"]) and is_active(after["record_id"])  # the store's own rules
     code, report = cli_json("doctor")
@@ -91,7 +76,7 @@ def test_new_package_defaults_do_not_change_an_existing_store(tmp_path, newer_de
 
 def test_accept_policies_adopts_the_new_defaults_deliberately(tmp_path, newer_defaults):
     assert cli("init").exit_code == 0
-    newer_defaults()
+    newer_defaults[0]()
     code, out = cli_json("init", "--accept-policies")
     assert code == 0
     copy = (tmp_path / "store" / "policies" / "mutation-policy.json").read_bytes()

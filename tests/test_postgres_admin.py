@@ -135,22 +135,6 @@ def test_build_says_there_is_nothing_to_build_and_writes_nothing(history):
 
 # -- policies pinned in the database -------------------------------------------------------------
 
-@pytest.fixture
-def newer_defaults(tmp_path, monkeypatch):
-    """Stand in for an upgraded package: its default mutation policy sends user adds to review."""
-    folder = config_copy(tmp_path / "newer-defaults")
-    path = folder / "mutation-policy.json"
-    policy = json.loads(path.read_text())
-    policy["sources"]["explicit_user"]["operations"]["add"] = "admit_candidate"
-    path.write_text(json.dumps(policy, indent=2) + "\n")
-
-    def upgrade():
-        monkeypatch.setattr(paths, "DEFAULT_CONFIG_DIR", folder)
-        monkeypatch.setattr("memory.policy.DEFAULT_CONFIG_DIR", folder, raising=False)
-        monkeypatch.setattr("memory.store.postgres.DEFAULT_CONFIG_DIR", folder, raising=False)
-    return upgrade, folder
-
-
 def added_status(store: str, statement: str, key: str) -> str:
     code, out = run_json(store, "add", statement, "--user", "me", "--key", key)
     assert code == 0, out
