@@ -743,20 +743,31 @@ def _session_speakers(space: SearchSpace) -> dict[str, frozenset[str]]:
     return found
 
 
+def _turn_speaker(record: dict) -> str | None:
+    """The speaker of a conversation turn, or None for any other record."""
+    speaker = (record.get("source") or {}).get("speaker")
+    return speaker if record["kind"] == "episode" and speaker else None
+
+
+def _turn_text(space: SearchSpace, record: dict, speaker: str) -> tuple[str, frozenset]:
+    """A turn's statement, folded, and the other speakers of its session."""
+    session = (record.get("source") or {}).get("session")
+    others = _session_speakers(space).get(session, frozenset()) - {speaker}
+    return _folded(record["statement"].replace("\u2019", "'")), others
+
+
 def _speaks_about(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
     """Whether a conversation turn is about one of the named speakers (their terms): its own
     speaker when it speaks in the first person or about no one in particular, the other speaker
     when it says "you", and anyone it names other than by addressing them ("Jon, ...")."""
     record = space.records[record_id]
-    source = record.get("source") or {}
-    speaker = source.get("speaker")
-    if record["kind"] != "episode" or not speaker:
+    speaker = _turn_speaker(record)
+    if speaker is None:
         return True
     cache = space.memo("speaks_about")
     about = cache.get(record_id)
     if about is None:
-        text = _folded(record["statement"].replace("\u2019", "'"))
-        others = _session_speakers(space).get(source.get("session"), frozenset()) - {speaker}
+        text, others = _turn_text(space, record, speaker)
         names = _about_names(text, speaker, others)
         about = cache[record_id] = frozenset(t for name in names for t in _speaker_terms(name))
     return not about.isdisjoint(speakers)
@@ -796,15 +807,13 @@ def _sentences_about(space: SearchSpace, record_id: str, speakers: list[str]) ->
     that is not a conversation turn. Terms that are not in the statement (its date, its speaker)
     are never among them."""
     record = space.records[record_id]
-    source = record.get("source") or {}
-    speaker = source.get("speaker")
-    if record["kind"] != "episode" or not speaker:
+    speaker = _turn_speaker(record)
+    if speaker is None:
         return None
     cache = space.memo("sentences_about")
     parts = cache.get(record_id)
     if parts is None:
-        text = _folded(record["statement"].replace("\u2019", "'"))
-        others = _session_speakers(space).get(source.get("session"), frozenset()) - {speaker}
+        text, others = _turn_text(space, record, speaker)
         parts = []
         for sentence in re.split(r"(?<=[.!?])\s+", text):
             names = _about_names(sentence, speaker, others)
