@@ -39,6 +39,12 @@ class Match:
     valid_at: str | None = None   # the instant its validity is judged at, when not the query's as-of
     chain: list = field(default_factory=list)   # the other links of its memory_key slot, shown as context
     anchored: bool = False    # holds what the question is about (``planner.thing_terms``): cited at any support
+    # what it states of the question whoever it is about (``stated_contest``): what contests an
+    # answer (``_uncontested``) in place of its coverage, None: its coverage
+    stated: float | None = None
+    # its best support of the question asked of another speaker (``planner.swapped_questions``,
+    # ``decision.swap_ratio``), None: not measured
+    swapped: float | None = None
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
@@ -175,7 +181,7 @@ class Decision:
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
-           support_ratio: float = 0.0, evidence_ratio: float = 0.0) -> Decision:
+           support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -201,7 +207,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     # a record that fails the subject test (support 0) is about someone else: it may contest an
     # answer (``_uncontested``) but is never listed as evidence for it
     evidence = [m for m in answering if m.support != 0]
-    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio):
+    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
+            and not swapped_better(answering, swap_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         if evidence_ratio > 0:
             best = max(_strength(m)[0] for m in evidence)
@@ -213,12 +220,24 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
                     eligible)
 
 
-def confidence(eligible: list[Match], support_ratio: float) -> float:
+def swapped_better(matches: list[Match], swap_ratio: float) -> bool:
+    """``decision.swap_ratio``: the question asked of another speaker (``Match.swapped``) is
+    supported far better than as asked — the best support is below ``swap_ratio`` times the
+    best swapped support: "What did Caroline realize after her charity race?" when only Melanie
+    ran one. 0: off."""
+    swapped = [m.swapped for m in matches if m.swapped is not None]
+    if swap_ratio <= 0 or not swapped or not matches:
+        return False
+    best = max((m.coverage if m.support is None else m.support) for m in matches)
+    return best < swap_ratio * max(swapped)
+
+
+def confidence(eligible: list[Match], support_ratio: float, swap_ratio: float = 0.0) -> float:
     """The best support among the eligible matches that may be evidence, or 0 when it is
     contested (``_uncontested``): ``decide`` answers (blockers aside) when it reaches min_coverage."""
     matching = [m for m in eligible if m.coverage > 0]
     evidence = [m for m in matching if m.support != 0]
-    if not evidence or not _uncontested(matching, support_ratio):
+    if not evidence or not _uncontested(matching, support_ratio) or swapped_better(matching, swap_ratio):
         return 0.0
     return max((m.coverage if m.support is None else m.support) for m in evidence)
 
@@ -227,7 +246,7 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
     if support_ratio <= 0:
         return True
     best_support = max((m.coverage if m.support is None else m.support) for m in evidence)
-    return best_support >= support_ratio * max(m.coverage for m in evidence)
+    return best_support >= support_ratio * max((m.coverage if m.stated is None else m.stated) for m in evidence)
 
 
 def _answered_state(evidence: list[Match], now: str) -> str:

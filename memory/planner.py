@@ -384,7 +384,8 @@ def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
     return space.term_set(record_id) - (asked - stated)
 
 
-def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "") -> Callable[[str], float]:
+def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
+            ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
 
     ``subject_attribution``: 0 unless the record holds every subject term (``subject_terms``) in
@@ -447,10 +448,13 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     negatives = features("negative_scope")
     named = features("named_subjects")
     sentences = pronouns and features("sentence_attribution")
+    clauses = sentences and features("pronoun_scope")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     asked_folded = frozenset(_folded(t) for t in asked)
 
     def measure(record_id: str) -> float:
+        if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
+            return covers(record_id)
         if required or speakers:
             held = _held_terms(space, record_id)
             if not all(term in held for term in required):
@@ -467,7 +471,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
             return 0.0
         if sentences:
-            elsewhere = _sentences_about(space, record_id, speakers)
+            elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
             if elsewhere:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
                 return share(stated - elsewhere)
@@ -821,6 +825,109 @@ def _sentences_about(space: SearchSpace, record_id: str, speakers: list[str]) ->
         parts = cache[record_id] = tuple(parts)
     about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
     return frozenset().union(*(terms for _, terms in parts)) - about
+
+
+# what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name
+_PERSON_WORD = re.compile(r"(?i)\b(?:(?P<first>i|i'm|i've|i'd|i'll|me|my|mine|myself)|"
+                          r"(?P<second>you|you're|you've|you'd|you'll|your|yours|yourself|congrats|congratulations))\b")
+
+
+# a greeting before a name ("Hey Caroline, that roadtrip was insane!"): news of the speaker's own follows
+_GREETING = re.compile(r"(?i)\b(?:hey|hi|hello|hiya|yo|morning|evening)\W*$")
+
+
+def _nicknames(others: frozenset, text: str) -> dict[str, str]:
+    """Short names said to a session peer ("That charity race sounds great, Mel!", "Thanks Jo!"):
+    a capitalized word said in address (``_addressing``) that begins the first name of exactly one
+    of them and is not a whole name -> that peer."""
+    found = {}
+    for hit in re.finditer(r"\b([A-Z][a-z]{1,})\b", text):
+        word = hit.group(1)
+        owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
+                  and o.split()[0].lower() != word.lower()]
+        if len(owners) == 1 and _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
+            found[word.lower()] = owners[0]
+    return found
+
+
+def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple[frozenset, str]]:
+    """A sentence cut where someone becomes its subject, each piece with whom it is about
+    (``pronoun_scope``): after I/my/me its speaker, after you/your the others ("Your store looks
+    great, I remember it": the store is the other's), after a name said about someone that
+    person, after a name said to someone (``_addressing``) the addressee ("Wow Mel, that painting's
+    amazing"). What comes before the first such word is about whom ``_about_names`` finds for the
+    whole sentence — the addressee when the sentence is said to someone, in no first person
+    ("That charity race sounds great, Mel!")."""
+    nicknames = _nicknames(others, sentence)
+    marks: list[tuple[int, int, frozenset]] = []
+    addressed: set[str] = set()
+    for hit in _PERSON_WORD.finditer(sentence):
+        marks.append((hit.start(), hit.end(), frozenset({speaker}) if hit.group("first") else others))
+    for person in others | {speaker}:
+        words = {w: person for w in person.split()}
+        words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
+        for word in words:
+            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", sentence):
+                to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
+                if to and _GREETING.search(sentence[:hit.start()]):
+                    continue   # "Hey Caroline, that roadtrip was insane!": the speaker's news
+                if to and person != speaker:
+                    addressed.add(person)
+                marks.append((hit.start(), hit.end(), frozenset({person})))
+    marks.sort(key=lambda mark: mark[0])
+    lead = _about_names(sentence, speaker, others)
+    if addressed and not _FIRST_PERSON_WORDS.search(sentence):
+        lead = set(addressed)
+    pieces, at, owner = [], 0, frozenset(lead)
+    for start, end, who in marks:
+        if start < at:
+            continue
+        pieces.append((owner, sentence[at:start]))
+        owner, at = who, start
+    pieces.append((owner, sentence[at:]))
+    return pieces
+
+
+def _clauses_about(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str] | None:
+    """``pronoun_scope``: like ``_sentences_about`` (the terms of a turn's statement in no piece
+    about the named speakers), by the pieces of ``_clause_owners`` rather than whole sentences;
+    None for a record that is not a conversation turn."""
+    record = space.records[record_id]
+    speaker = _turn_speaker(record)
+    if speaker is None:
+        return None
+    cache = space.memo("clauses_about")
+    parts = cache.get(record_id)
+    if parts is None:
+        text, others = _turn_text(space, record, speaker)
+        parts = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            for who, piece in _clause_owners(sentence, speaker, others):
+                parts.append((frozenset(t for name in who for t in _speaker_terms(name)), frozenset(tokenize(piece))))
+        parts = cache[record_id] = tuple(parts)
+    about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
+    return frozenset().union(*(terms for _, terms in parts)) - about
+
+
+def swapped_questions(space: SearchSpace, question: str, caller: str = "") -> list[str]:
+    """``decision.swap_ratio``: the question asked of each other speaker of the scope, when it
+    names exactly one ("What did Caroline paint?" -> "What did Melanie paint?"): a question that
+    swaps the speakers of a real event is answered far better of the other one. Its name's words
+    (whole words, possessive kept) are replaced by the other's first name; none for a question
+    naming no speaker, several, or the caller."""
+    named = named_speakers(space, question)
+    if len(named) != 1:
+        return []
+    (person,) = named
+    if set(tokenize(person)) & set(tokenize(caller)):
+        return []
+    words = [w for w in person.split() if tokenize(w)]
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b(?:\s+(?:"
+                         + "|".join(re.escape(w) for w in words) + r")\b)*")
+    if not pattern.search(question):
+        return []
+    others = sorted(name for name in space.records_by_speaker() if name and name != person)
+    return [pattern.sub(other.split()[0], question) for other in others[:3]]
 
 
 def _held_terms(space: SearchSpace, record_id: str) -> frozenset[str]:

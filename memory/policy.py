@@ -53,6 +53,9 @@ ADDED_KEYS = {
         ("features", "role_possessors"): False,
         ("features", "named_subjects"): False,
         ("features", "sentence_attribution"): False,
+        ("features", "pronoun_scope"): False,      # whole sentences attributed (issue 13, abstention)
+        ("features", "stated_contest"): False,     # a match contests an answer by its coverage
+        ("decision", "swap_ratio"): 0,             # no speaker-swap test
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

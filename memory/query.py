@@ -183,10 +183,17 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
+        stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
+                  if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
+        swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
+                 for text in planner.swapped_questions(space, request.text, request.user)] \
+            if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
                                   candidate.coverage, view.created[candidate.record_id],
                                   support=supports(candidate.record_id),
+                                  stated=None if stated is None else stated(candidate.record_id),
+                                  swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
                                   anchored=not things.isdisjoint(space.term_set(candidate.record_id)))
                  for candidate in result.candidates]
         if retrieval.feature("follow_supersession"):
@@ -199,6 +206,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 support_coverage=retrieval.decision.get("support_coverage", 0.0),
                                 support_ratio=retrieval.decision.get("support_ratio", 0.0),
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
+                                swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
@@ -259,7 +267,7 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     verdict = evaluation.verdict
     decision = store.policies.retrieval.decision
     ratio = decision.get("support_ratio", 0.0)
-    confidence = decide_mod.confidence(verdict.eligible, ratio)
+    confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0))
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 

@@ -30,7 +30,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
                       "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
-                      "named_subjects", "sentence_attribution")
+                      "named_subjects", "sentence_attribution", "pronoun_scope", "stated_contest")
 
 
 def enum(values):
@@ -189,7 +189,7 @@ def retrieval_policy_schema():
         "own_turns_weight": number, "session_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
-                    "evidence_ratio": share})
+                    "evidence_ratio": share, "swap_ratio": share})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
     env_name = {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "maxLength": 128}
     llm = obj({
