@@ -406,7 +406,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     ``named_subjects`` (``record_person``: a fact opening with another person's name, "Karim
     plays padel every Thursday", supports only a question naming them); ``sentence_attribution``
     (with ``dialogue_pronouns``, a turn supports a question about a speaker only with the
-    sentences about them: ``_sentences_about``).
+    sentences about them: ``_sentences_about``); ``pronoun_scope`` (with it, by the pieces of each
+    sentence, cut where someone becomes its subject: ``_clause_owners``, ``_clauses_about``).
+
+    ``ungated`` (``stated_contest``): no subject test at all — what the record states of the
+    question whoever it is about, the measure a record contests an answer with.
 
     What the question asks, as against whom it is about: ``subject_gate_only``
     (subject terms are a gate, not coverage: "Where does my brother work?" is not half answered
@@ -827,7 +831,8 @@ def _sentences_about(space: SearchSpace, record_id: str, speakers: list[str]) ->
     return frozenset().union(*(terms for _, terms in parts)) - about
 
 
-# what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name
+# what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name;
+# "congrats" is said of the other's news ("Hey Gina, congrats on the clothing store!")
 _PERSON_WORD = re.compile(r"(?i)\b(?:(?P<first>i|i'm|i've|i'd|i'll|me|my|mine|myself)|"
                           r"(?P<second>you|you're|you've|you'd|you'll|your|yours|yourself|congrats|congratulations))\b")
 
@@ -902,8 +907,10 @@ def _clauses_about(space: SearchSpace, record_id: str, speakers: list[str]) -> f
         text, others = _turn_text(space, record, speaker)
         parts = []
         for sentence in re.split(r"(?<=[.!?])\s+", text):
+            asks = sentence.rstrip().endswith("?")   # "Do you have any projects?" states none of them
             for who, piece in _clause_owners(sentence, speaker, others):
-                parts.append((frozenset(t for name in who for t in _speaker_terms(name)), frozenset(tokenize(piece))))
+                parts.append((frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
+                              frozenset(tokenize(piece))))
         parts = cache[record_id] = tuple(parts)
     about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
     return frozenset().union(*(terms for _, terms in parts)) - about

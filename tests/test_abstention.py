@@ -34,6 +34,15 @@ def test_your_thing_in_a_first_person_sentence_is_the_others(tmp_path):
     assert support(space, "What does Jon remember?", *ON, "pronoun_scope", **KEYED)["jon"] > 0.2
 
 
+def test_congratulations_are_about_the_one_congratulated(tmp_path):
+    records = [turn("jon", "Jon", "Hey Gina, congrats on the new bakery!"),
+               turn("gina", "Gina", "Thanks, it opened last week.")]
+    space = space_of(records, tmp_path)
+    question = "When did Jon open his new bakery?"
+    assert support(space, question, *ON, "pronoun_scope", **KEYED)["jon"] == 0.0
+    assert support(space, question, *ON, **KEYED)["jon"] > 0.2
+
+
 def test_a_short_name_said_to_the_other_speaker_makes_the_sentence_theirs(tmp_path):
     records = [turn("car", "Caroline", "That charity marathon sounds great, Mel! So rewarding."),
                turn("mel", "Melanie", "I ran a charity marathon last Sunday.")]
@@ -57,6 +66,18 @@ def test_clause_owners_cut_at_person_words():
     pieces = planner._clause_owners("Your bakery looks great, I remember it!", "Jon", frozenset({"Gina"}))
     assert [(sorted(who), text.strip()) for who, text in pieces if text.strip()] == [
         (["Gina"], "Your bakery looks great,"), (["Jon"], "I remember it!")]
+
+
+def test_a_question_about_the_other_speaker_states_nothing_of_them(tmp_path):
+    # the asked sentence names the thing, the stated one is the speaker's own project
+    # ("Do you have any thriller projects?" asks Nate; by whole sentences it made "thriller" his)
+    records = [turn("jo", "Joanna", "Hey Nate, I'm writing a new thriller these days. "
+                                    "Do you have any thriller projects?"),
+               turn("nate", "Nate", "Sure.")]
+    space = space_of(records, tmp_path)
+    question = "What thriller is Nate writing these days?"
+    assert support(space, question, *ON, "pronoun_scope", **KEYED)["jo"] == 0.0
+    assert support(space, question, *ON, **KEYED)["jo"] > 0.2
 
 
 # -- stated_contest: a question turn does not contest an answer ---------------------------------------
@@ -153,3 +174,16 @@ def test_an_older_policy_file_reads_these_keys_as_off(tmp_path):
     assert retrieval.decision["swap_ratio"] == 0
     assert not retrieval.feature("pronoun_scope") and not retrieval.feature("stated_contest")
 
+
+
+# -- the abstention curve is the decision's rule: abstain at or below the threshold ------------------
+
+def test_the_curve_abstains_at_the_threshold_as_the_decision_does():
+    from memory.benchmark.datasets import abstention_curve
+    at_bar = _match("turn", 0.2, 0.2)
+    assert _state([at_bar]) == "UNKNOWN"       # support must exceed min_coverage 0.2
+    rows = [{"should_abstain": True, "confidence": 0.2}, {"should_abstain": False, "confidence": 0.0},
+            {"should_abstain": False, "confidence": 0.6}]
+    curve = {p["threshold"]: p for p in abstention_curve(rows)}
+    assert curve[0.2]["abstained"] == 2 and curve[0.2]["recall"] == 1.0
+    assert curve[0.0]["abstained"] == 1       # nothing supports an answer: abstains at any threshold

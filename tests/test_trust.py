@@ -245,7 +245,7 @@ def test_the_abstention_curve_and_the_dev_operating_point():
                           "false_abstention_rate": 0.0}
     assert curve[0.65]["false_abstention_rate"] == 1.0
     point = operating_point(list(curve.values()))
-    assert point["meets_target"] and point["recall"] == 1.0 and point["threshold"] == 0.55
+    assert point["meets_target"] and point["recall"] == 1.0 and point["threshold"] == 0.5   # at or below
 
 
 def test_a_floor_gate_compares_with_the_baseline_in_the_same_report():

@@ -413,8 +413,10 @@ CURVE_THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(21))
 
 def abstention_curve(rows: list[dict]) -> list[dict]:
     """Abstention precision, recall and false-abstention rate if the answer abstained whenever its
-    confidence (``SearchOutcome.confidence``) is below each threshold (the decision's
-    ``min_coverage``); rows without a confidence (the baselines) give an empty curve."""
+    confidence (``SearchOutcome.confidence``) is at or below each threshold, as the decision does
+    with that ``min_coverage`` (support must exceed it, ``decision.Match.sufficient``; threshold 0
+    abstains only when nothing supports an answer); rows without a confidence (the baselines)
+    give an empty curve."""
     rows = [row for row in rows if row.get("confidence") is not None]
     if not rows:
         return []
@@ -422,7 +424,7 @@ def abstention_curve(rows: list[dict]) -> list[dict]:
     answerable = len(rows) - should
     curve = []
     for threshold in CURVE_THRESHOLDS:
-        predicted = [row for row in rows if row["confidence"] < threshold]
+        predicted = [row for row in rows if row["confidence"] <= threshold]
         right = sum(1 for row in predicted if row["should_abstain"])
         curve.append({"threshold": threshold, "abstained": len(predicted),
                       "precision": _round(right / len(predicted)) if predicted else None,

@@ -229,7 +229,8 @@ def _html_abstention_curve(report: dict) -> str:
     point = (report.get("abstention_operating_point") or {}).get("point")
     out = ["<h2>Abstention over the decision threshold</h2>",
            "<p>If the answer abstained whenever its confidence (the best support among eligible records) were "
-           "below the threshold. The operating point is chosen on the dev half only: "
+           "at or below the threshold (the decision answers only above it). The operating point is chosen on "
+           "the dev half only: "
            + (escape(f"threshold {point['threshold']} (precision {point['precision']}, recall {point['recall']}, "
                      f"false abstentions {point['false_abstention_rate']}; target met: {point['meets_target']})")
               if point else "none") + ".</p>"]
