@@ -84,6 +84,8 @@ def run(store: Store, questions: list[tuple]) -> list[dict]:
                      "confidence": conf, "question": question, "scope": scope, **label,
                      "best": max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0),
                      "swapped": max((m.swapped for m in matching if m.swapped is not None), default=None),
+                     "supports": sorted(((m.coverage if m.support is None else m.support) for m in evidence),
+                                        reverse=True)[:10],
                      "stated": max(((m.coverage if m.stated is None else m.stated) for m in matching), default=0.0)})
     return rows
 
