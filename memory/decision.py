@@ -190,7 +190,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     ``evidence_ratio``, a match is listed as evidence only when it holds what the question is
     about (``Match.anchored``) or its support reaches that share of the best support: "My driving
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
-    expires on Friday", which shares only the verb, is not cited."""
+    expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
+    answer when the question asked of another speaker is supported far better (``swapped_better``)."""
     answering, blocked, eligible = [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
