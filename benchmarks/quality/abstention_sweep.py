@@ -4,7 +4,8 @@ under policy variants, without re-planning (the decision does not change the ran
     PYTHONPATH=$PWD python benchmarks/quality/abstention_sweep.py locomo ../shared/data/locomo/locomo5_dev.json \
         --half dev [--store /tmp/abst/locomo-dev] [--set features.x=false ...] [--dump rows.json]
 
-The store of the half is imported once into ``--store`` and reused. Each ``--set`` names a variant
+The store of the half is imported once into ``--store`` and reused (it keeps the policy it was
+created with, its own copy: delete the folder after a policy change). Each ``--set`` names a variant
 (several keys joined with ``,``); the shipped policy is always the first row. Prints, per variant,
 abstention precision / recall / false-abstention rate at the shipped decision and the abstention
 curve's dev operating point (``datasets.operating_point``).
