@@ -527,16 +527,16 @@ class CurrentRecords(Mapping):
                 grouped.setdefault(session, set()).add(speaker)
         return {session: frozenset(names) for session, names in grouped.items()}
 
-    def keyed(self):
-        """The records other than episodes that hold a memory key, parsed, in log order: what
-        ``decision.follow_supersession`` groups into slots (the rest are never parsed)."""
+    def _keyed_slots(self) -> list[int]:
+        """The slots of the records other than episodes that hold a memory key, in log order."""
         if self._members is None:
             keyed, count = self.view.groups().keyed, self._count
-            slots = keyed[:bisect_left(keyed, count)]
-        else:
-            episode = self.view._codes["kind"].get("episode", -1)
-            kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
-            slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+            return keyed[:bisect_left(keyed, count)]
+        episode = self.view._codes["kind"].get("episode", -1)
+        kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
+        return [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+
+    def _parsed_keyed(self, slots) -> list[dict]:
         ids, parsed, view = self.view.ids, self._parsed, self.view
         wanted = [ids[at] for at in slots]
         view.keyed_records([rid for rid in wanted if rid not in parsed])
@@ -544,6 +544,17 @@ class CurrentRecords(Mapping):
             if record_id not in parsed:
                 parsed[record_id] = view.keyed_record(record_id)
         return [parsed[record_id] for record_id in wanted]
+
+    def keyed(self):
+        """The records other than episodes that hold a memory key, parsed, in log order (the
+        rest are never parsed)."""
+        return self._parsed_keyed(self._keyed_slots())
+
+    def keyed_slots(self) -> "KeyedSlots":
+        """memory_key -> ``keyed`` records holding it, in log order: what
+        ``decision.follow_supersession`` groups into slots. A slot's records are parsed when
+        it is first asked for (a query asks for the slots of its matches only)."""
+        return KeyedSlots(self)
 
     def covers_index(self, index) -> bool | None:
         """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
@@ -577,6 +588,30 @@ class CurrentRecords(Mapping):
 
     def of_kinds(self, kinds) -> "CurrentRecords":
         return CurrentRecords(self.view, tuple(kinds))
+
+
+class KeyedSlots(Mapping):
+    """``CurrentRecords.keyed_slots``: memory_key -> its keyed records, parsed on first access."""
+
+    def __init__(self, records: CurrentRecords) -> None:
+        self.records = records
+        keys, table = records.view.columns["key"], records.view.tables["key"]
+        self._slots: dict[str, list[int]] = {}
+        for at in records._keyed_slots():
+            self._slots.setdefault(table[keys[at]], []).append(at)
+        self._parsed: dict[str, list[dict]] = {}
+
+    def __getitem__(self, key: str) -> list[dict]:
+        found = self._parsed.get(key)
+        if found is None:
+            found = self._parsed[key] = self.records._parsed_keyed(self._slots[key])
+        return found
+
+    def __iter__(self):
+        return iter(self._slots)
+
+    def __len__(self) -> int:
+        return len(self._slots)
 
 
 class CreatedAt(Mapping):
