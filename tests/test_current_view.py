@@ -78,8 +78,8 @@ def test_the_view_is_saved_and_extended_from_the_tail_only(store, monkeypatch):
     real = current_module.loads_trusted
     monkeypatch.setattr(current_module, "loads_trusted", lambda data: parsed.append(1) or real(data))
     view = reopen(store).current_view(scope())
-    # the saved header, then the one appended line: not the 300-odd lines before it
-    assert len(parsed) == 2
+    # the saved header and its ids, then the one appended line: not the 300-odd lines before it
+    assert len(parsed) == 3
     assert CurrentRecords(view)[view.ids[-1]]["statement"] == "The user has a cat."
     agrees_with_the_fold(store)
 
@@ -133,3 +133,36 @@ def test_a_long_lived_reader_extends_its_view_in_place(store):
     second = indexing.current_view(store, scope())
     assert second is first and "The user has a cat." in [CurrentRecords(second)[i]["statement"]
                                                          for i in second.ids[-1:]]
+
+
+def test_an_index_over_the_same_ids_borrows_the_views_table_and_neither_sees_the_others_changes(store):
+    fill(store)
+    run_query(reopen(store), QueryRequest(text="garden", user="alice"))     # view and index saved
+    held = reopen(store)
+    view = indexing.current_view(held, scope())
+    index = indexing.open_index(held, scope())
+    assert index._bm25._slot_of is view.slot          # one id -> slot table in the process, not two
+    count = len(index)
+    applied(held, add_env("The user has a cat.", "user.pet", "tx-cat"))
+    grown = indexing.current_view(held, scope())    # the view absorbs the new record ...
+    assert grown is view and len(view.ids) == count + 1 and view.ids[-1] in view.slot
+    assert len(index) == count and view.ids[-1] not in index   # ... the index it lent to does not
+    fresh = indexing.open_index(held, scope())
+    assert len(fresh) == count + 1 and fresh.search("cat", 1)[0][0] == view.ids[-1]
+    fresh._bm25.add("mem_000000000000000000000000", ["extra"])     # an index's own change stays its own
+    assert "mem_000000000000000000000000" not in view.slot and len(view.slot) == count + 1
+
+
+def test_a_view_saved_in_another_format_is_rebuilt_not_misread(store):
+    fill(store)
+    held = reopen(store)
+    view = held.current_view(scope())
+    path = view.directory / current_module.FILE
+    data = path.read_bytes()
+    start = len(current_module.MAGIC) + 8
+    header_len = int.from_bytes(data[len(current_module.MAGIC):start], "little")
+    header = data[start:start + header_len].replace(b'"format":%d' % current_module.FORMAT, b'"format":2')
+    path.write_bytes(data[:len(current_module.MAGIC)] + len(header).to_bytes(8, "little") + header
+                     + data[start + header_len:])
+    assert current_module.CurrentView.load(view.directory, view.scope_dir).ids == []   # not read
+    agrees_with_the_fold(store)
