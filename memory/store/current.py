@@ -94,8 +94,8 @@ class CurrentView:
 
     def session_slots(self) -> dict[int, list[int]]:
         """Session code -> the slots of its episodes, in log order. Kept up to date as the view
-        grows (lists only ever appended to): a reader holding an older snapshot bounds them by
-        its own record count."""
+        grows (a session's slots are only ever appended to, a saved session's view replaced by a
+        list first): a reader holding an older snapshot bounds them by its own record count."""
         return self.groups().sessions
 
     def groups(self) -> "_Groups":
@@ -324,7 +324,8 @@ class _Groups:
     added to, so a reader holding a snapshot of the first ``count`` records reads the groups
     bounded by it: slots below ``count``, first slots below ``count``.
 
-    - ``sessions``: session code -> slots of its episodes;
+    - ``sessions``: session code -> slots of its episodes (a list, or a read-only view of the
+      saved array until a turn is added to that session);
     - ``speakers``: speaker code (0 included: no speaker) -> the first slot holding it;
     - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
       with both a session and a speaker (any kind, as the planner groups them);
@@ -393,8 +394,10 @@ class _Groups:
         members, offsets = got["session_members"], got["session_offsets"]
         if len(offsets) != len(got["session_codes"]) + 1 or offsets[-1] != len(members):
             raise ValueError("session groups truncated")
-        groups.sessions = {code: members[offsets[i]:offsets[i + 1]].tolist()
-                           for i, code in enumerate(got["session_codes"])}
+        # each session's slots as a view of the saved array (no int object per slot), made a
+        # list when a new turn is added to it (``add``)
+        members = memoryview(members)
+        groups.sessions = {code: members[offsets[i]:offsets[i + 1]] for i, code in enumerate(got["session_codes"])}
         first = got["speaker_first"]
         groups.speakers = dict(zip(first[::2], first[1::2]))
         pairs, offsets = got["pairs"], got["pair_offsets"]
@@ -413,6 +416,8 @@ class _Groups:
             members = self.sessions.get(session)
             if members is None:
                 members = self.sessions[session] = []
+            elif type(members) is not list:       # a saved session's view: a reader may hold it
+                members = self.sessions[session] = members.tolist()
             self.position.append(len(members))
             members.append(at)
         else:
