@@ -341,6 +341,7 @@ class _Groups:
         self.speakers: dict[int, int] = {}
         self._session_speakers: dict[int, dict[int, int]] | None = {}
         self._saved_pairs: tuple | None = None     # what ``session_speakers`` is read from, when asked
+        self._pair_index: dict[int, int] | None = None   # session code -> its place in ``_saved_pairs``
         self.keyed: list[int] = []
         self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
 
@@ -358,6 +359,23 @@ class _Groups:
                         code: dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
                         for i, code in enumerate(sessions)}
         return found
+
+    def speakers_in(self, session: int) -> dict[int, int] | None:
+        """``session_speakers.get(session)``, read from the saved arrays for that one session
+        while the whole mapping has not been asked for (a query asks for a few sessions)."""
+        found = self._session_speakers
+        if found is not None:
+            return found.get(session)
+        with _GROUPS_LOCK:
+            if self._session_speakers is not None:
+                return self._session_speakers.get(session)
+            sessions, offsets, pairs = self._saved_pairs
+            if self._pair_index is None:
+                self._pair_index = dict(zip(sessions, range(len(sessions))))
+            i = self._pair_index.get(session)
+        if i is None:
+            return None
+        return dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
 
     # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
     ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
@@ -737,7 +755,7 @@ class _SessionSpeakers(Mapping):
         found = self._known.get(session)
         if found is None:
             code = self.view._codes["session"].get(session)
-            spoken = self._groups.session_speakers.get(code) if code else None
+            spoken = self._groups.speakers_in(code) if code else None
             if spoken is None or not (session and any(first < self._count for first in list(spoken.values()))):
                 raise KeyError(session)
             table, count = self.view.tables["speaker"], self._count
