@@ -34,10 +34,10 @@ from .errors import GateError, InputError, MemoryStoreError, UsageError
 # and fsynced before its command returns.
 atexit.register(gc.freeze)
 # During the command, the collector runs when 10,000 new containers are alive, not 700: a
-# `memory query` at 100k records allocates ~100k (parsed candidates, neighbour tuples), which
-# was 146 young and 13 middle collections, each walking what the previous ones kept (~25 ms
-# on a loaded machine; ~10 collections and ~13 ms after). Cycles are still collected, later.
-# Not ``gc.freeze()`` here: ``Store.apply`` freezes its own state only in a process that froze
+# `memory query` over a large scope allocates a container per scored hit (parsed candidates,
+# neighbour tuples), and each young and middle collection walked what the previous ones kept
+# (benchmarks/reports/perf.md, scope-size notes). Cycles are still collected, later. Not
+# ``gc.freeze()`` here: ``Store.apply`` freezes its own state only in a process that froze
 # nothing itself.
 gc.set_threshold(10_000, 10, 10)
 

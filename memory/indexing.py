@@ -168,7 +168,7 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
 def _view_ids(cache: ReadCache, digest: str) -> Callable:
     """``ScopeIndex.open``'s ``borrow``: the ids and id -> slot dictionary of the scope's current
     view when this process holds it and the saved index was built over exactly the same ids
-    (equal sha256): one table of 100k ids in the process, not two (``CurrentView.lend_ids``)."""
+    (equal sha256): one id table in the process, not two (``CurrentView.lend_ids``)."""
     def borrow(ids_sha256: str):
         with cache.lock:     # the lock the view's writers hold: lent whole, never mid-absorb
             cached = cache.currents.get(digest)

@@ -26,7 +26,7 @@ and only the pages a query touches are read.
 
 The ids are apart from the header so that a reader holding the same ids already (the
 scope's current view, which saves the same JSON array with the same digest: ``Borrow``)
-takes its list and its id -> slot dictionary instead of parsing 100k ids and building a
+takes its list and its id -> slot dictionary instead of parsing every id again and building a
 second dictionary over them.
 """
 from __future__ import annotations
