@@ -95,6 +95,30 @@ def questions(name: str, count: int) -> list[str]:
 # -- memory query as a process ---------------------------------------------------------------
 
 
+# ``run.LAUNCHER`` that also prints the child's CPU time (user + system): on a machine other jobs
+# load, wall time holds their share too; CPU time much less so
+CPU_LAUNCHER = """
+import os, sys, time, resource
+out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+null = os.open(os.devnull, os.O_RDWR)
+actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ, file_actions=actions)
+_, status = os.waitpid(pid, 0)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
+"""
+
+
+def _run_process(argv: list[str], env: dict) -> tuple[float, float, int, float]:
+    """(wall seconds, peak RSS in MB, exit code, CPU seconds) of one child, as ``run.run_process``."""
+    launched = subprocess.run([sys.executable, "-S", "-c", CPU_LAUNCHER, os.devnull, *argv],
+                              env=env, capture_output=True, text=True, check=True)
+    wall, rss_kb, code, cpu = launched.stdout.split()
+    return float(wall), int(rss_kb) / 1024, int(code), float(cpu)
+
+
 def _installed_env(root: Path, pycache: Path) -> dict:
     """``run.base_env`` with the package's bytecode compiled once, as an install has it: with
     the environment's PYTHONDONTWRITEBYTECODE every child compiled every module from source (the
@@ -122,14 +146,17 @@ def section_process(root: Path, name: str, runs: int, scratch: Path,
         env["PYTHONPATH"] = str(source)        # that tree only: not this one's snapshot
         contenders.append((perf.ProcessTimer("baseline", argv(stores / root.name), runs), env))
     for timer, env in contenders:              # warm-up (page cache, bytecode), not counted
-        perf.run_process(timer.argv(0), env)
+        _run_process(timer.argv(0), env)
+    cpu: dict[str, list[float]] = {timer.name: [] for timer, _ in contenders}
     for i in range(runs):
         for timer, env in (contenders if i % 2 else contenders[::-1]):
-            wall, rss, code = perf.run_process(timer.argv(i + 1), env)
+            wall, rss, code, seconds = _run_process(timer.argv(i + 1), env)
             timer.walls.append(wall)
             timer.rss.append(rss)
             timer.failures += code != 0
-    out = [{**perf.summary(t.walls), "peak_rss_mb_p50": round(perf.percentile(t.rss, 0.5), 1),
+            cpu[timer.name].append(seconds * 1000)
+    out = [{**perf.summary(t.walls), "cpu_p50_ms": round(perf.percentile(cpu[t.name], 0.5), 1),
+            "cpu_min_ms": round(min(cpu[t.name]), 1), "peak_rss_mb_p50": round(perf.percentile(t.rss, 0.5), 1),
             "peak_rss_mb_max": round(max(t.rss), 1), "failures": t.failures,
             "bytecode": "cached (PYTHONPYCACHEPREFIX, compiled by the warm-up run)"} for t, _ in contenders]
     if baseline is not None:
