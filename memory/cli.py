@@ -33,6 +33,13 @@ from .errors import GateError, InputError, MemoryStoreError, UsageError
 # finalize objects alive at exit, and nothing here depends on it: every write is flushed
 # and fsynced before its command returns.
 atexit.register(gc.freeze)
+# During the command, the collector runs when 10,000 new containers are alive, not 700: a
+# `memory query` over a large scope allocates a container per scored hit (parsed candidates,
+# neighbour tuples), and each young and middle collection walked what the previous ones kept
+# (benchmarks/reports/perf.md, scope-size notes). Cycles are still collected, later. Not
+# ``gc.freeze()`` here: ``Store.apply`` freezes its own state only in a process that froze
+# nothing itself.
+gc.set_threshold(10_000, 10, 10)
 
 INTERNAL_ERROR_EXIT = 1
 INTERRUPTED_EXIT = 128 + 2  # the shell's convention for SIGINT

@@ -108,11 +108,9 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                                                or record["supersession"]["superseded_by"]):
             continue
         if slots is None:
-            slots = {}
-            keyed = getattr(records, "keyed", None)   # a store's current view: only those parsed
-            for other in (keyed() if keyed is not None else records.values()):
-                if other["kind"] != "episode" and other["memory_key"]:
-                    slots.setdefault(other["memory_key"], []).append(other)
+            # a store's current view parses a slot's records only when a match asks for that slot
+            keyed_slots = getattr(records, "keyed_slots", None)
+            slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
         links = _links(record, records, slots)
         if len(links) < 2:
             continue
@@ -146,6 +144,15 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             else:
                 added[chosen["id"]] = successor
     return matches + list(added.values())
+
+
+def _keyed_slots(records) -> dict[str, list[dict]]:
+    """memory_key -> the records other than episodes holding it, in ``records``' order."""
+    slots: dict[str, list[dict]] = {}
+    for other in records:
+        if other["kind"] != "episode" and other["memory_key"]:
+            slots.setdefault(other["memory_key"], []).append(other)
+    return slots
 
 
 def _strength(match: Match) -> tuple:

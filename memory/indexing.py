@@ -160,15 +160,28 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     if cached is not None and cached[0] == key:
         return cached[1]
     previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
-    index = _refreshed(store, scope, store.index_dir(digest), previous)
+    index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest))
     cache.indexes[digest] = (key, index)
     return index
 
 
-def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None = None) -> ScopeIndex:
+def _view_ids(cache: ReadCache, digest: str) -> Callable:
+    """``ScopeIndex.open``'s ``borrow``: the ids and id -> slot dictionary of the scope's current
+    view when this process holds it and the saved index was built over exactly the same ids
+    (equal sha256): one id table in the process, not two (``CurrentView.lend_ids``)."""
+    def borrow(ids_sha256: str):
+        with cache.lock:     # the lock the view's writers hold: lent whole, never mid-absorb
+            cached = cache.currents.get(digest)
+            return cached[1].lend_ids(ids_sha256) if cached is not None else None
+    return borrow
+
+
+def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None = None,
+               borrow: Callable | None = None) -> ScopeIndex:
     """The index caught up with the shards. ``previous``: the index this process opened before
     (same settings); when the saved index is still the one it was read as, a copy of it is
-    extended (O(new records)) instead of loading the saved index again (O(scope))."""
+    extended (O(new records)) instead of loading the saved index again (O(scope)). ``borrow``:
+    as ``ScopeIndex.open``'s."""
     settings = index_settings(store)
     # a backend without derived files (PostgreSQL) keeps its index in memory only: never saved
     in_memory = not getattr(store, "derived_files", True)
@@ -176,7 +189,7 @@ def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None
             and store.cursor_status(scope, previous.cursor) != "moved":
         index = previous.fork()
     else:
-        index = ScopeIndex.open(directory, settings)
+        index = ScopeIndex.open(directory, settings, borrow)
     files = store.shard_files(scope)
     tail = store.read_tail(scope, index.cursor)
     if tail.moved:

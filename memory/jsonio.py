@@ -186,6 +186,14 @@ def dumps(value: object, *, pretty: bool = False) -> bytes:
     return orjson.dumps(value, option=option)
 
 
+def dumps_digested(value: object) -> tuple[bytes, str]:
+    """(``dumps(value)``, its sha256 hex): how derived files save a list two of them hold (the
+    record ids of a scope's current view and of its index), so equal digests mean equal lists."""
+    import hashlib
+    data = dumps(value)
+    return data, hashlib.sha256(data).hexdigest()
+
+
 def dumps_text(value: object, *, pretty: bool = False) -> str:
     return dumps(value, pretty=pretty).decode("utf-8")
 

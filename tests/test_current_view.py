@@ -6,6 +6,12 @@ tail, and be rebuilt when the bytes it was pinned to move.
 """
 from __future__ import annotations
 
+import random
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 from memory import indexing
@@ -13,7 +19,10 @@ from memory.query import QueryRequest, run_query
 from memory.store import CurrentRecords, Store
 from memory.store import current as current_module
 
-from helpers import add_env, by_id, envelope, make_store, reopen, scope, shard_of, update_env
+from memory.retrieval.bm25 import BM25Index
+from memory.retrieval.tokenize import tokenize
+
+from helpers import NOW, add_env, by_id, cli_env, envelope, make_store, reopen, scope, shard_of, update_env
 
 
 def episode(text: str, tx: str, session: str = "s1", speaker: str = "Maria", user: str = "alice") -> dict:
@@ -78,8 +87,8 @@ def test_the_view_is_saved_and_extended_from_the_tail_only(store, monkeypatch):
     real = current_module.loads_trusted
     monkeypatch.setattr(current_module, "loads_trusted", lambda data: parsed.append(1) or real(data))
     view = reopen(store).current_view(scope())
-    # the saved header, then the one appended line: not the 300-odd lines before it
-    assert len(parsed) == 2
+    # the saved header and its ids, then the one appended line: not the 300-odd lines before it
+    assert len(parsed) == 3
     assert CurrentRecords(view)[view.ids[-1]]["statement"] == "The user has a cat."
     agrees_with_the_fold(store)
 
@@ -133,3 +142,61 @@ def test_a_long_lived_reader_extends_its_view_in_place(store):
     second = indexing.current_view(store, scope())
     assert second is first and "The user has a cat." in [CurrentRecords(second)[i]["statement"]
                                                          for i in second.ids[-1:]]
+
+
+def test_an_index_over_the_same_ids_borrows_the_views_table_and_neither_sees_the_others_changes(store):
+    fill(store)
+    run_query(reopen(store), QueryRequest(text="garden", user="alice"))     # view and index saved
+    held = reopen(store)
+    view = indexing.current_view(held, scope())
+    index = indexing.open_index(held, scope())
+    assert index._bm25._slot_of is view.slot          # one id -> slot table in the process, not two
+    count = len(index)
+    applied(held, add_env("The user has a cat.", "user.pet", "tx-cat"))
+    grown = indexing.current_view(held, scope())    # the view absorbs the new record ...
+    assert grown is view and len(view.ids) == count + 1 and view.ids[-1] in view.slot
+    assert len(index) == count and view.ids[-1] not in index   # ... the index it lent to does not
+    fresh = indexing.open_index(held, scope())
+    assert len(fresh) == count + 1 and fresh.search("cat", 1)[0][0] == view.ids[-1]
+    rebuilt = BM25Index()                           # extended from the tail = built from scratch
+    for doc_id in fresh.doc_ids():
+        rebuilt.add(doc_id, fresh.terms(doc_id))
+    assert fresh.scores("garden cat turn") == rebuilt.scores(tokenize("garden cat turn"))
+    fresh._bm25.add("mem_000000000000000000000000", ["extra"])     # an index's own change stays its own
+    assert "mem_000000000000000000000000" not in view.slot and len(view.slot) == count + 1
+
+
+# rebuilds and saves the derived files (current view, index) again and again until killed
+REBUILDER = r"""
+import shutil, sys
+from memory.clock import FixedClock
+from memory.query import QueryRequest, run_query
+from memory.store import Store
+root, now = sys.argv[1], sys.argv[2]
+print("ready", flush=True)
+while True:
+    shutil.rmtree(root + "/current", ignore_errors=True)
+    shutil.rmtree(root + "/index", ignore_errors=True)
+    run_query(Store.open(root, clock=FixedClock(now)), QueryRequest(text="garden", user="alice"))
+"""
+
+
+def test_a_kill_while_the_derived_files_are_written_never_serves_a_wrong_answer(store):
+    fill(store)
+    questions = ("Turn 7 about the garden", "where does the user live", "what does the user like")
+
+    def answers():
+        fresh = reopen(store)
+        return [run_query(fresh, QueryRequest(text=q, user="alice", include_inactive=True)) for q in questions]
+    expected = answers()
+    rng = random.Random(14)
+    for _ in range(5):
+        proc = subprocess.Popen([sys.executable, "-c", REBUILDER, str(store.root), NOW], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=cli_env(NOW))
+        assert proc.stdout.readline() == b"ready\n"
+        time.sleep(rng.uniform(0.05, 0.8))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert answers() == expected                 # whatever the kill left: loaded whole or rebuilt
+        agrees_with_the_fold(store)
+

@@ -45,7 +45,7 @@ def test_saved_index_loads_with_docs_cursor_and_results(saved):
 
 def test_sidecar_names_what_the_index_was_built_from(saved):
     meta = orjson.loads((saved / META_FILE).read_bytes())
-    assert meta["format"] == 1
+    assert meta["format"] == index_module.FORMAT
     assert meta["tokenizer"] == TOKENIZER_VERSION
     assert meta["settings"] == SETTINGS
     assert meta["cursor"] == CURSOR
@@ -76,7 +76,7 @@ def test_changed_tokenizer_opens_empty(saved, monkeypatch):
 
 def test_other_format_opens_empty(saved):
     meta = orjson.loads((saved / META_FILE).read_bytes())
-    (saved / META_FILE).write_bytes(orjson.dumps({**meta, "format": 2}))
+    (saved / META_FILE).write_bytes(orjson.dumps({**meta, "format": index_module.FORMAT + 1}))
     assert ScopeIndex.open(saved, SETTINGS).rebuilt_reason == "format_changed"
 
 

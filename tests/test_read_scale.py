@@ -288,3 +288,15 @@ def test_a_snapshot_never_claims_an_index_a_writer_caught_up_with_while_it_check
         WriterBetweenChecks.fired = True
         current_module.refreshed(view)
     assert index.cursor == view.cursor and records.covers_index(index) is not True   # after it, too
+
+
+def test_a_saved_views_session_speakers_are_read_one_session_at_a_time_as_parsed_records_say(store):
+    reopen(store).current_view(scope())                     # built and saved
+    by_view, by_records, view = space_pair(store)          # ... and read from its saved file
+    expected = planner._session_speakers(by_records)
+    asked = planner._session_speakers(by_view)
+    for session, speakers in expected.items():
+        assert asked[session] == speakers, session
+    assert "no such session" not in asked
+    assert view.groups()._session_speakers is None          # no session's but those asked were read
+    assert dict(asked) == expected                          # ... and all of them, when all are asked

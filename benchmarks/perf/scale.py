@@ -11,7 +11,9 @@ copies under ``--scratch``.
 Measured, per scope size:
 
 - ``process``: ``memory query`` as a whole process (wall p50, peak RSS via the
-  launcher of ``run.py``), questions drawn for the scope;
+  launcher of ``run.py``), questions drawn for the scope, the package's bytecode cached as
+  an install has it; with ``--baseline-src`` and ``--baseline-stores``, another tree's
+  ``memory query`` alternately with this one's (a before/after in the same minutes);
 - ``serve``: a ``memory serve`` process on a copy of the store; adds of 20 messages
   and searches interleaved (a search right after each add), p50 of each;
 - ``in_process``: ``run_query`` p50 beside SQLite FTS5 over the same records, in turn;
@@ -93,12 +95,73 @@ def questions(name: str, count: int) -> list[str]:
 # -- memory query as a process ---------------------------------------------------------------
 
 
-def section_process(root: Path, name: str, runs: int) -> dict:
+# ``run.LAUNCHER`` that also prints the child's CPU time (user + system): on a machine other jobs
+# load, wall time holds their share too; CPU time much less so
+CPU_LAUNCHER = """
+import os, sys, time, resource
+out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+null = os.open(os.devnull, os.O_RDWR)
+actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ, file_actions=actions)
+_, status = os.waitpid(pid, 0)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
+"""
+
+
+def _run_process(argv: list[str], env: dict) -> tuple[float, float, int, float]:
+    """(wall seconds, peak RSS in MB, exit code, CPU seconds) of one child, as ``run.run_process``."""
+    launched = subprocess.run([sys.executable, "-S", "-c", CPU_LAUNCHER, os.devnull, *argv],
+                              env=env, capture_output=True, text=True, check=True)
+    wall, rss_kb, code, cpu = launched.stdout.split()
+    return float(wall), int(rss_kb) / 1024, int(code), float(cpu)
+
+
+def _installed_env(root: Path, pycache: Path) -> dict:
+    """``run.base_env`` with the package's bytecode compiled once, as an install has it: with
+    the environment's PYTHONDONTWRITEBYTECODE every child compiled every module from source (the
+    warm-up's "pyc" never happened; perf.md's scope-size notes have what that cost)."""
+    env = perf.base_env(root)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def section_process(root: Path, name: str, runs: int, scratch: Path,
+                    baseline: tuple[Path, Path] | None = None) -> dict:
+    """``memory query`` processes on the store of one size. ``baseline``: (a source tree, a folder
+    holding its own copy of the stores): that tree's ``memory query`` runs alternately with this
+    one's, same questions, and its figures are returned under ``baseline``."""
     memory = perf.memory_command()
     qs = questions(name, runs + 1)
-    timer = perf.ProcessTimer(name, lambda i: memory + ["--store", str(root), "query", qs[i], "--user",
-                                                       plan(name).key, "--json"], runs)
-    return perf.interleave_processes([timer], perf.base_env(root))[name]
+
+    def argv(store: Path):
+        return lambda i: memory + ["--store", str(store), "query", qs[i], "--user", plan(name).key, "--json"]
+    contenders = [(perf.ProcessTimer(name, argv(root), runs), _installed_env(root, scratch / "pycache"))]
+    if baseline is not None:
+        source, stores = baseline
+        env = _installed_env(stores / root.name, scratch / "pycache-baseline")
+        env["PYTHONPATH"] = str(source)        # that tree only: not this one's snapshot
+        contenders.append((perf.ProcessTimer("baseline", argv(stores / root.name), runs), env))
+    for timer, env in contenders:              # warm-up (page cache, bytecode), not counted
+        _run_process(timer.argv(0), env)
+    cpu: dict[str, list[float]] = {timer.name: [] for timer, _ in contenders}
+    for i in range(runs):
+        for timer, env in (contenders if i % 2 else contenders[::-1]):
+            wall, rss, code, seconds = _run_process(timer.argv(i + 1), env)
+            timer.walls.append(wall)
+            timer.rss.append(rss)
+            timer.failures += code != 0
+            cpu[timer.name].append(seconds * 1000)
+    out = [{**perf.summary(t.walls), "cpu_p50_ms": round(perf.percentile(cpu[t.name], 0.5), 1),
+            "cpu_min_ms": round(min(cpu[t.name]), 1), "peak_rss_mb_p50": round(perf.percentile(t.rss, 0.5), 1),
+            "peak_rss_mb_max": round(max(t.rss), 1), "failures": t.failures,
+            "bytecode": "cached (PYTHONPYCACHEPREFIX, compiled by the warm-up run)"} for t, _ in contenders]
+    if baseline is not None:
+        out[0]["baseline"] = {**out[1], "source": str(baseline[0]), "stores": str(baseline[1])}
+    return out[0]
 
 # -- memory serve ----------------------------------------------------------------------------------
 
@@ -348,6 +411,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-out", type=Path, default=perf.REPORTS / "perf.json")
     parser.add_argument("--md-out", type=Path, default=perf.REPORTS / "perf.md")
     parser.add_argument("--no-snapshot", action="store_true", help="measure the live working tree instead of a copy")
+    parser.add_argument("--baseline-src", type=Path, default=None,
+                        help="process section: a source tree (e.g. `git archive <commit> | tar -x -C DIR`) whose "
+                             "`memory query` runs alternately with this tree's")
+    parser.add_argument("--baseline-stores", type=Path, default=None,
+                        help="with --baseline-src: a folder with that tree's own copy of the stores (its derived "
+                             "files may be of other formats)")
     args = parser.parse_args(argv)
     names = args.size or list(SIZES)
     only = set(args.only or ["process", "serve", "in_process", "apply", "clients", "doctor"])
@@ -386,7 +455,8 @@ def main(argv: list[str] | None = None) -> int:
         row = scale["sizes"].setdefault(name, {"records": SIZES[name]})
         if "process" in only:
             print(f"{name}: memory query as a process", flush=True)
-            row["process"] = section_process(stores[name], name, runs)
+            baseline = (args.baseline_src.resolve(), args.baseline_stores.resolve()) if args.baseline_src else None
+            row["process"] = section_process(stores[name], name, runs, scratch, baseline)
         if "serve" in only:
             print(f"{name}: memory serve add/search", flush=True)
             row["serve"] = section_serve(stores[name], name, rounds, scratch)

@@ -103,6 +103,7 @@ class BM25Index:
         """Index ``doc_id``; an id already present is replaced."""
         if doc_id in self._slot_of:
             self.remove(doc_id)
+        self._own_slots()
         term_ids = [self._intern(token) for token in tokens]
         slot = len(self._ids)
         self._ids.append(doc_id)
@@ -119,6 +120,7 @@ class BM25Index:
 
     def remove(self, doc_id: str) -> None:
         """Drop ``doc_id`` (KeyError if absent)."""
+        self._own_slots()
         slot = self._slot_of.pop(doc_id)
         for term_id in set(self._doc_term_ids(slot)):
             slots, tfs = self._mutable_posting(term_id)
@@ -176,26 +178,30 @@ class BM25Index:
 
     @classmethod
     def from_state(cls, state: dict, *, k1: float = 1.2, b: float = 0.75,
-                   epsilon: float = 0.25) -> BM25Index:
+                   epsilon: float = 0.25, slot_of: dict | None = None) -> BM25Index:
         """Rebuild from ``to_state`` output (the int fields may be any int
         sequences, e.g. ``array``); ValueError if it is not one.
 
         The int sequences are kept by reference, not copied (loading is the
         hot path), and never modified: changes go to copy-on-write overlays.
+        ``slot_of``: the id -> position dict of ``state["ids"]`` when the caller holds
+        one already (the scope's current view over the same ids): shared, not rebuilt, and
+        copied before this index first changes it.
         """
         _check_state(state)
         index = cls(k1=k1, b=b, epsilon=epsilon)
-        index._adopt(state)
+        index._adopt(state, slot_of)
         if len(index._slot_of) != len(index._ids) or len(index._term_id) != len(index._terms):
             raise ValueError("BM25 state repeats a document id or a term")
         return index
 
     # -- internals ---------------------------------------------------------
 
-    def _adopt(self, state: dict) -> None:
+    def _adopt(self, state: dict, slot_of: dict | None = None) -> None:
         """Take a dense state as the base arrays, with no overlays and fresh caches."""
         self._ids: list[str | None] = list(state["ids"])
-        self._slot_of = dict(zip(self._ids, range(len(self._ids))))
+        self._slot_of = dict(zip(self._ids, range(len(self._ids)))) if slot_of is None else slot_of
+        self._borrowed_slots = slot_of      # shared with its lender until this index changes it
         self._terms: list[str] = list(state["terms"])
         self._term_id = dict(zip(self._terms, range(len(self._terms))))
         self._doc_offsets, self._doc_terms = state["doc_offsets"], state["doc_terms"]
@@ -212,6 +218,11 @@ class BM25Index:
         self._idf_floor: float | None = None
         self._norm_cache: list[float] | None = None
         self._recent: list[tuple[tuple, dict[int, float]]] = []
+
+    def _own_slots(self) -> None:
+        if self._borrowed_slots is not None and self._slot_of is self._borrowed_slots:
+            self._slot_of = dict(self._slot_of)
+        self._borrowed_slots = None
 
     def _doc_term_ids(self, slot: int) -> Sequence[int]:
         if slot < self._base_docs:

@@ -10,9 +10,12 @@ pins, plus the audit file's size); a reader extends it from the appended tail an
 rebuilds it when a pin no longer holds (an erasure's rewrite, a healed crash cut).
 
 ``current.bin`` layout: ``MAGIC``, a little-endian u64 header length, a JSON header
-{"format", "cursor", "audit_bytes", "shards", "ids", "tables", "lengths"}, then the
-u32 columns (``COLUMNS`` order), then the groups (``_Groups.ARRAYS``). String columns
-hold an index into their table (0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+{"format", "cursor", "audit_bytes", "tables", "lengths", "ids_bytes", "ids_sha256"}, then the
+record ids as a JSON array (``ids_bytes`` long, its sha256 ``ids_sha256``: ``index.bin`` saves
+its ids the same way, and an index over the same ids borrows the view's list and id -> slot
+dictionary instead of building its own, ``lend_ids``), then the u32 columns (``COLUMNS``
+order), then the groups (``_Groups.ARRAYS``). String columns hold an index into their table
+(0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
 
 What the planner asks of every record (a session's turns, who speaks in a session, which
 speakers the scope has, which records hold a memory key) is kept beside the columns in
@@ -32,11 +35,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import StoreError
-from ..jsonio import atomic_write, dumps, loads_trusted, private_mkdir
+from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, private_mkdir
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
-FORMAT = 2                # 2: the memory_key column
+FORMAT = 3                # 2: the memory_key column; 3: the ids apart from the header, with their sha256
 FILE = "current.bin"
 MAGIC = b"MEMCUR\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
@@ -72,6 +75,10 @@ class CurrentView:
         self._neighbours: dict[str, tuple] = {}
         self._neighbours_lock = threading.Lock()
         self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
+        # the sha256 of the ids as last saved or loaded, while ``ids`` still are those (None once
+        # an id is added or dropped), and whether ``slot`` is lent to an index (``lend_ids``)
+        self._ids_sha256: str | None = None
+        self._slot_lent = False
 
     # -- reading ---------------------------------------------------------------------
 
@@ -87,8 +94,8 @@ class CurrentView:
 
     def session_slots(self) -> dict[int, list[int]]:
         """Session code -> the slots of its episodes, in log order. Kept up to date as the view
-        grows (lists only ever appended to): a reader holding an older snapshot bounds them by
-        its own record count."""
+        grows (a session's slots are only ever appended to, a saved session's view replaced by a
+        list first): a reader holding an older snapshot bounds them by its own record count."""
         return self.groups().sessions
 
     def groups(self) -> "_Groups":
@@ -101,6 +108,16 @@ class CurrentView:
                 groups.add(at, *codes)
             self._groups = groups
         return groups
+
+    def lend_ids(self, ids_sha256: str) -> tuple[list[str], dict[str, int]] | None:
+        """(a copy of ``ids``, ``slot``) when the ids are exactly those whose saved JSON array has
+        ``ids_sha256`` (an index saved over the same records), else None. ``slot`` is then shared:
+        this view copies it before it next changes it. Called under the lock that serializes
+        this view's writers (``indexing.ReadCache.lock``)."""
+        if self._ids_sha256 is None or self._ids_sha256 != ids_sha256:
+            return None
+        self._slot_lent = True
+        return list(self.ids), self.slot
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
@@ -189,6 +206,9 @@ class CurrentView:
             values["created"] = self._code("created", revision["recorded_time"]["recorded_at"])
             for name in COLUMNS:
                 columns[name].append(values[name])
+            if self._slot_lent:       # an index reads the lent dictionary: this view takes a copy
+                self.slot, self._slot_lent = dict(self.slot), False
+            self._ids_sha256 = None
             self.ids.append(record_id)
             at = self.slot[record_id] = len(self.ids) - 1
             groups = self._groups
@@ -218,7 +238,7 @@ class CurrentView:
             self._neighbours.clear()
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
         self.ids = [self.ids[at] for at in keep]
-        self.slot = {rid: at for at, rid in enumerate(self.ids)}
+        self.slot, self._slot_lent, self._ids_sha256 = {rid: at for at, rid in enumerate(self.ids)}, False, None
         for name in COLUMNS:
             self.columns[name] = array(_U32, (self.columns[name][at] for at in keep))
 
@@ -230,12 +250,15 @@ class CurrentView:
             arrays = [array(_U32, values) for values in arrays]
             for values in arrays:
                 values.byteswap()
+        ids, digest = dumps_digested(self.ids)
         header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
-                        "ids": self.ids, "tables": self.tables, "lengths": [len(v) for v in arrays]})
+                        "tables": self.tables, "lengths": [len(v) for v in arrays],
+                        "ids_bytes": len(ids), "ids_sha256": digest})
         private_mkdir(self.directory)
-        atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header,
+        atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids,
                                                       *(values.tobytes() for values in arrays)]))
         self.unsaved_lines = 0
+        self._ids_sha256 = digest
 
     @classmethod
     def load(cls, directory: Path, scope_dir: Path) -> "CurrentView":
@@ -257,8 +280,11 @@ class CurrentView:
         lengths = header["lengths"]
         if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
             raise ValueError("another format")
-        body = memoryview(data)[start + header_len:]
-        if len(body) != 4 * sum(lengths) or any(n != len(header["ids"]) for n in lengths[:len(COLUMNS)]):
+        ids_end = start + header_len + header["ids_bytes"]
+        ids = loads_trusted(memoryview(data)[start + header_len:ids_end])
+        body = memoryview(data)[ids_end:]
+        if not isinstance(ids, list) or len(body) != 4 * sum(lengths) \
+                or any(n != len(ids) for n in lengths[:len(COLUMNS)]):
             raise ValueError("truncated")
         arrays = []
         for length in lengths:
@@ -269,11 +295,12 @@ class CurrentView:
             arrays.append(values)
             body = body[4 * length:]
         self.columns = dict(zip(COLUMNS, arrays))
-        self.cursor, self.audit_bytes, self.ids = header["cursor"], header["audit_bytes"], header["ids"]
+        self.cursor, self.audit_bytes, self.ids = header["cursor"], header["audit_bytes"], ids
         self.tables = header["tables"]
         self._codes = _Codes(self.tables)
-        self.slot = {rid: at for at, rid in enumerate(self.ids)}
+        self.slot = dict(zip(ids, range(len(ids))))
         self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):])
+        self._ids_sha256 = header["ids_sha256"]
 
 
 class _Codes(dict):
@@ -289,12 +316,16 @@ class _Codes(dict):
         return codes
 
 
+_GROUPS_LOCK = threading.Lock()
+
+
 class _Groups:
     """Per-scope groups over a view's columns, in log order (see the module doc). Only ever
     added to, so a reader holding a snapshot of the first ``count`` records reads the groups
     bounded by it: slots below ``count``, first slots below ``count``.
 
-    - ``sessions``: session code -> slots of its episodes;
+    - ``sessions``: session code -> slots of its episodes (a list, or a read-only view of the
+      saved array until a turn is added to that session);
     - ``speakers``: speaker code (0 included: no speaker) -> the first slot holding it;
     - ``session_speakers``: session code -> {speaker code -> first slot}, over every record
       with both a session and a speaker (any kind, as the planner groups them);
@@ -308,9 +339,43 @@ class _Groups:
         self._kinds, self._tables = view._codes["kind"], view.tables
         self.sessions: dict[int, list[int]] = {}
         self.speakers: dict[int, int] = {}
-        self.session_speakers: dict[int, dict[int, int]] = {}
+        self._session_speakers: dict[int, dict[int, int]] | None = {}
+        self._saved_pairs: tuple | None = None     # what ``session_speakers`` is read from, when asked
+        self._pair_index: dict[int, int] | None = None   # session code -> its place in ``_saved_pairs``
         self.keyed: list[int] = []
         self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
+
+    @property
+    def session_speakers(self) -> dict[int, dict[int, int]]:
+        """Read from the saved arrays when first asked (a query asks it only when the question
+        names a speaker), once: under a lock, so a writer never adds to a dict then replaced."""
+        found = self._session_speakers
+        if found is None:
+            with _GROUPS_LOCK:
+                found = self._session_speakers
+                if found is None:
+                    sessions, offsets, pairs = self._saved_pairs
+                    found = self._session_speakers = {
+                        code: dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
+                        for i, code in enumerate(sessions)}
+        return found
+
+    def speakers_in(self, session: int) -> dict[int, int] | None:
+        """``session_speakers.get(session)``, read from the saved arrays for that one session
+        while the whole mapping has not been asked for (a query asks for a few sessions)."""
+        found = self._session_speakers
+        if found is not None:
+            return found.get(session)
+        with _GROUPS_LOCK:
+            if self._session_speakers is not None:
+                return self._session_speakers.get(session)
+            sessions, offsets, pairs = self._saved_pairs
+            if self._pair_index is None:
+                self._pair_index = dict(zip(sessions, range(len(sessions))))
+            i = self._pair_index.get(session)
+        if i is None:
+            return None
+        return dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
 
     # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
     ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
@@ -347,16 +412,16 @@ class _Groups:
         members, offsets = got["session_members"], got["session_offsets"]
         if len(offsets) != len(got["session_codes"]) + 1 or offsets[-1] != len(members):
             raise ValueError("session groups truncated")
-        groups.sessions = {code: members[offsets[i]:offsets[i + 1]].tolist()
-                           for i, code in enumerate(got["session_codes"])}
+        # each session's slots as a view of the saved array (no int object per slot), made a
+        # list when a new turn is added to it (``add``)
+        members = memoryview(members)
+        groups.sessions = {code: members[offsets[i]:offsets[i + 1]] for i, code in enumerate(got["session_codes"])}
         first = got["speaker_first"]
         groups.speakers = dict(zip(first[::2], first[1::2]))
         pairs, offsets = got["pairs"], got["pair_offsets"]
         if len(offsets) != len(got["pair_sessions"]) + 1 or offsets[-1] != len(pairs):
             raise ValueError("speaker groups truncated")
-        groups.session_speakers = {code: dict(zip(pairs[offsets[i]:offsets[i + 1]:2],
-                                                  pairs[offsets[i] + 1:offsets[i + 1]:2]))
-                                   for i, code in enumerate(got["pair_sessions"])}
+        groups._saved_pairs, groups._session_speakers = (got["pair_sessions"], offsets, pairs), None
         groups.keyed = got["keyed"].tolist()
         return groups
 
@@ -369,6 +434,8 @@ class _Groups:
             members = self.sessions.get(session)
             if members is None:
                 members = self.sessions[session] = []
+            elif type(members) is not list:       # a saved session's view: a reader may hold it
+                members = self.sessions[session] = members.tolist()
             self.position.append(len(members))
             members.append(at)
         else:
@@ -527,16 +594,16 @@ class CurrentRecords(Mapping):
                 grouped.setdefault(session, set()).add(speaker)
         return {session: frozenset(names) for session, names in grouped.items()}
 
-    def keyed(self):
-        """The records other than episodes that hold a memory key, parsed, in log order: what
-        ``decision.follow_supersession`` groups into slots (the rest are never parsed)."""
+    def _keyed_slots(self) -> list[int]:
+        """The slots of the records other than episodes that hold a memory key, in log order."""
         if self._members is None:
             keyed, count = self.view.groups().keyed, self._count
-            slots = keyed[:bisect_left(keyed, count)]
-        else:
-            episode = self.view._codes["kind"].get("episode", -1)
-            kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
-            slots = [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+            return keyed[:bisect_left(keyed, count)]
+        episode = self.view._codes["kind"].get("episode", -1)
+        kinds, keys, table = self.view.columns["kind"], self.view.columns["key"], self.view.tables["key"]
+        return [at for at, _ in self._slots() if kinds[at] != episode and table[keys[at]]]
+
+    def _parsed_keyed(self, slots) -> list[dict]:
         ids, parsed, view = self.view.ids, self._parsed, self.view
         wanted = [ids[at] for at in slots]
         view.keyed_records([rid for rid in wanted if rid not in parsed])
@@ -544,6 +611,17 @@ class CurrentRecords(Mapping):
             if record_id not in parsed:
                 parsed[record_id] = view.keyed_record(record_id)
         return [parsed[record_id] for record_id in wanted]
+
+    def keyed(self):
+        """The records other than episodes that hold a memory key, parsed, in log order (the
+        rest are never parsed)."""
+        return self._parsed_keyed(self._keyed_slots())
+
+    def keyed_slots(self) -> "KeyedSlots":
+        """memory_key -> ``keyed`` records holding it, in log order: what
+        ``decision.follow_supersession`` groups into slots. A slot's records are parsed when
+        it is first asked for (a query asks for the slots of its matches only)."""
+        return KeyedSlots(self)
 
     def covers_index(self, index) -> bool | None:
         """True when every document of ``index`` (a ``ScopeIndex``) is one of these records, known
@@ -577,6 +655,30 @@ class CurrentRecords(Mapping):
 
     def of_kinds(self, kinds) -> "CurrentRecords":
         return CurrentRecords(self.view, tuple(kinds))
+
+
+class KeyedSlots(Mapping):
+    """``CurrentRecords.keyed_slots``: memory_key -> its keyed records, parsed on first access."""
+
+    def __init__(self, records: CurrentRecords) -> None:
+        self.records = records
+        keys, table = records.view.columns["key"], records.view.tables["key"]
+        self._slots: dict[str, list[int]] = {}
+        for at in records._keyed_slots():
+            self._slots.setdefault(table[keys[at]], []).append(at)
+        self._parsed: dict[str, list[dict]] = {}
+
+    def __getitem__(self, key: str) -> list[dict]:
+        found = self._parsed.get(key)
+        if found is None:
+            found = self._parsed[key] = self.records._parsed_keyed(self._slots[key])
+        return found
+
+    def __iter__(self):
+        return iter(self._slots)
+
+    def __len__(self) -> int:
+        return len(self._slots)
 
 
 class CreatedAt(Mapping):
@@ -653,7 +755,7 @@ class _SessionSpeakers(Mapping):
         found = self._known.get(session)
         if found is None:
             code = self.view._codes["session"].get(session)
-            spoken = self._groups.session_speakers.get(code) if code else None
+            spoken = self._groups.speakers_in(code) if code else None
             if spoken is None or not (session and any(first < self._count for first in list(spoken.values()))):
                 raise KeyError(session)
             table, count = self.view.tables["speaker"], self._count
