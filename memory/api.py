@@ -680,14 +680,16 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
     """``memory doctor``: verify (and with ``repair``, fix what a crash can leave) the whole store;
     only what changed since the last clean run unless ``full`` (a repair always checks everything).
     ``accept_tampered`` (with ``repair``): the operator accepts scopes altered outside the store
-    as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
+    as their files now are (their manifests are rewritten; the findings are listed as repaired).
+    ``clean`` is about the source of truth; ``notices`` (present when there are any) lists what
+    needs no repair: a stale derived file (a read rebuilds it), policies older than the package."""
     if isinstance(store, PostgresStore):
         from .postgres_admin import check_store as check_tables
         report = check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
     else:
         from .doctor import check_store
         report = check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
-    notices = policy_notices(store.policies)
+    notices = report.get("notices", []) + policy_notices(store.policies)
     if notices:
         report["notices"] = notices
     return report

@@ -995,7 +995,8 @@ def doctor(ctx, repair, accept_tampered, full, as_json):
       memory doctor --full
     A scope changed outside the store (a line removed or edited, a shard deleted) refuses
     reads and writes, and --repair keeps its evidence, until --repair --accept-tampered.
-    Exits 7 when a problem remains.
+    Exits 7 when a problem remains. A stale index or boot view (after a write, or a backup
+    restored with cp -a) is a notice, not a problem: reads rebuild it, --repair drops it.
     """
     if accept_tampered and not repair:
         raise UsageError("--accept-tampered goes with --repair", code="usage_error")
