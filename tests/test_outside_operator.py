@@ -1,0 +1,42 @@
+"""An operator on a full disk: a clear error, nothing half-made that blocks a rerun once space returns."""
+from __future__ import annotations
+
+import errno
+import json
+
+from click.testing import CliRunner
+
+from memory import policy
+from memory.cli import main
+
+
+def run(store: str, *args: str) -> tuple[int, dict]:
+    result = CliRunner().invoke(main, ["--store", store, *args, "--json"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_init_cut_short_by_a_full_disk_is_rerun_once_space_returns(tmp_path, monkeypatch):
+    """A full disk during init left policies/ with one file and no store.json; after space returned,
+    every command, init included, read that partial copy as the store's policies: exit 4
+    policy_invalid ("policy file missing"), and the store could not be made without rm -rf."""
+    root = str(tmp_path / "store")
+    real_write, written = policy.atomic_write, []
+
+    def disk_fills(path, data):
+        if written:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        written.append(path)
+        real_write(path, data)
+
+    monkeypatch.setattr(policy, "atomic_write", disk_fills)
+    code, out = run(root, "init")
+    assert (code, out["error"]["code"]) == (7, "io_error") and out["error"]["message"].startswith("ENOSPC")
+    assert len(list((tmp_path / "store" / "policies").iterdir())) == 1     # what the full disk left
+
+    monkeypatch.setattr(policy, "atomic_write", real_write)
+    assert run(root, "add", "The user lives in Paris.", "--user", "me")[1]["error"]["code"] == "store_not_found"
+    code, out = run(root, "init")
+    assert code == 0 and len(out["policy_sha256"]) == 3
+    assert run(root, "add", "The user lives in Paris.", "--user", "me", "--key", "user.home_city")[1]["status"] == "applied"
+    code, report = run(root, "doctor", "--full")
+    assert code == 0 and report["clean"] and "notices" not in report
