@@ -206,12 +206,21 @@ _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
 def _refuse_foreign_url(chosen: str | None) -> None:
-    """A URL of another kind (mysql://, sqlite://) is not a folder name to create: say so, naming
-    only its scheme (a URL may hold a password)."""
+    """A URL of another kind (mysql://, sqlite://) is not a folder name to create, and a
+    postgresql:// URL that does not parse is a usage error, not a crash: say so, naming at most
+    the scheme (a URL may hold a password)."""
     scheme = _URL_SCHEME.match(chosen or "")
     if scheme and not is_url(chosen):
         raise UsageError(f"a store is a folder or a postgresql:// URL, not a {scheme.group(1)}:// URL",
                          code="store_url_unsupported")
+    if is_url(chosen):
+        from urllib.parse import urlsplit
+        try:
+            urlsplit(chosen).port    # parses the netloc: a bracket left open, a port out of range
+        except ValueError:
+            # the parser's message is not quoted: it may carry a piece of the URL (a password)
+            raise UsageError("the postgresql:// URL cannot be parsed (a host in [ ] left open, or a port that is "
+                             "not a number from 0 to 65535?)", code="store_url_invalid") from None
 
 
 def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False) -> dict:
@@ -717,6 +726,7 @@ def policy_notices(policies) -> list[dict]:
 def where(path: str | os.PathLike | None = None) -> dict:
     """``memory where``: which files are the source of truth and which are derived."""
     chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    _refuse_foreign_url(chosen)
     if is_url(chosen):
         from .postgres_admin import describe as tables
         return tables(chosen)

@@ -1,0 +1,32 @@
+"""What a hostile caller sends from outside: each gets a documented error, never a crash or a leak."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memory.cli import main
+
+UNPARSABLE = ["postgresql://user:hunter2pw@[::1/memory",         # a bracket left open
+              "postgresql://user:hunter2pw@db.internal:99999/memory",   # a port out of range
+              "postgresql://user:hunter2pw@db.internal:5x/memory"]      # a port that is not a number
+
+
+@pytest.mark.parametrize("url", UNPARSABLE)
+@pytest.mark.parametrize("command", [("query", "where?", "--user", "a"), ("init",), ("doctor",), ("where",),
+                                     ("export", "--user", "a")])
+def test_a_store_url_that_does_not_parse_is_a_usage_error_naming_no_password(url, command):
+    """Each exited 1, internal_error (ValueError): what the README calls a bug."""
+    result = CliRunner().invoke(main, ["--store", url, *command, "--json"])
+    error = json.loads(result.stdout)["error"]
+    assert (result.exit_code, error["code"]) == (2, "store_url_invalid"), result.stdout
+    assert "hunter2pw" not in result.stdout + result.stderr
+
+
+def test_copy_into_a_url_that_does_not_parse_is_the_same_usage_error(tmp_path):
+    source = str(tmp_path / "store")
+    assert CliRunner().invoke(main, ["--store", source, "init"]).exit_code == 0
+    result = CliRunner().invoke(main, ["--store", source, "copy", "--to", UNPARSABLE[0], "--json"])
+    assert (result.exit_code, json.loads(result.stdout)["error"]["code"]) == (2, "store_url_invalid")
+    assert "hunter2pw" not in result.stdout + result.stderr
