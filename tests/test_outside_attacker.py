@@ -30,3 +30,15 @@ def test_copy_into_a_url_that_does_not_parse_is_the_same_usage_error(tmp_path):
     result = CliRunner().invoke(main, ["--store", source, "copy", "--to", UNPARSABLE[0], "--json"])
     assert (result.exit_code, json.loads(result.stdout)["error"]["code"]) == (2, "store_url_invalid")
     assert "hunter2pw" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command", [("import", "locomo"), ("import", "longmemeval"),
+                                     ("benchmark", "locomo"), ("benchmark", "longmemeval")])
+def test_a_dataset_nested_thousands_deep_is_a_dataset_error_and_makes_no_store(tmp_path, command):
+    """Exited 1, internal_error (RecursionError): the stdlib parser recursed past Python's limit."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    store = tmp_path / "made"
+    result = CliRunner().invoke(main, ["--store", str(store), *command, str(deep), "--json"])
+    assert (result.exit_code, json.loads(result.stdout)["error"]["code"]) == (8, "dataset_invalid")
+    assert not store.exists()
