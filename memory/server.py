@@ -123,7 +123,12 @@ class TokenTable:
 
 def load_tokens(path: Path) -> TokenTable:
     """``{"<token>": ["user", ...] | "*"}``; a bad entry is named by position, never by token."""
-    data = read_json_file(path, what="tokens file")
+    try:
+        data = read_json_file(path, what="tokens file")
+    except InputError as exc:
+        if exc.code == "duplicate_key":   # the parser names the key, and a key here is a secret
+            raise InputError("the tokens file lists a token twice", code="duplicate_key") from None
+        raise
     if not isinstance(data, dict) or not data:
         raise InputError("the tokens file must be a non-empty JSON object", code="tokens_invalid")
     grants = {}

@@ -42,3 +42,13 @@ def test_a_dataset_nested_thousands_deep_is_a_dataset_error_and_makes_no_store(t
     result = CliRunner().invoke(main, ["--store", str(store), *command, str(deep), "--json"])
     assert (result.exit_code, json.loads(result.stdout)["error"]["code"]) == (8, "dataset_invalid")
     assert not store.exists()
+
+
+def test_a_token_listed_twice_is_refused_without_naming_it(tmp_path, store):
+    """The parser's duplicate_key message quoted the key, which in a tokens file is a secret: stderr
+    (and whatever collects it) held the token."""
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text('{"tok-supersecret-123": ["alice"], "tok-supersecret-123": "*"}')
+    result = CliRunner().invoke(main, ["serve", "--tokens", str(tokens), "--port", "0"])
+    assert result.exit_code == 3 and "duplicate_key" in result.stderr
+    assert "supersecret" not in result.stdout + result.stderr
