@@ -50,7 +50,9 @@ def _emit(value, as_json: bool, text=None) -> None:
     if as_json:
         click.echo(dumps_text(value))
     else:
-        click.echo(text(value) if text else dumps_text(value, pretty=True))
+        # every text view, not only statements: a user id, session or actor sent over HTTP reaches
+        # stats, build, history and query's sources, and must not drive the operator's terminal
+        click.echo(_printable(text(value)) if text else dumps_text(value, pretty=True))
 
 
 def _run(as_json_param: str = "as_json"):

@@ -52,3 +52,27 @@ def test_a_token_listed_twice_is_refused_without_naming_it(tmp_path, store):
     result = CliRunner().invoke(main, ["serve", "--tokens", str(tokens), "--port", "0"])
     assert result.exit_code == 3 and "duplicate_key" in result.stderr
     assert "supersecret" not in result.stdout + result.stderr
+
+
+EVIL = "evil\x1b]0;pwned\x07\x1b[2J"
+
+
+def test_names_sent_over_http_cannot_drive_the_operators_terminal(store):
+    """A user id and a session with escape sequences (HTTP takes both) reached stats, build, history and
+    query's text verbatim: only statements were made printable."""
+    from memory import api
+    result = api.mutate(store, {
+        "schema_version": "memory.envelope.v1", "transaction_id": "t1", "operation": "add",
+        "actor": {"type": "agent", "id": "memory-serve"},
+        "source": {"type": "conversation", "ref": f"{EVIL}:0", "session": EVIL, "speaker": "user"},
+        "target": {"memory_key": None, "scope": {"type": "user", "key": EVIL}},
+        "payload": {"kind": "episode", "statement": "I adopted a cat named Luna."}})
+    assert result.status == "applied"
+    outputs = []
+    for args in (["stats"], ["build"], ["history", result.record_id, "--user", EVIL],
+                 ["query", "did I adopt a cat?", "--user", EVIL]):
+        run = CliRunner().invoke(main, args)
+        assert run.exit_code == 0, run.output
+        outputs.append(run.stdout)
+    assert all("\x1b" not in out and "\x07" not in out for out in outputs), outputs
+    assert "evil\\x1b]0;pwned\\x07" in outputs[0]
