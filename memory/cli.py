@@ -73,7 +73,7 @@ def _run(as_json_param: str = "as_json"):
                     from .jsonio import dumps_text
                     click.echo(dumps_text({"error": exc.to_json()}))
                 else:
-                    click.echo(f"error [{exc.code}]: {exc.message}", err=True)
+                    click.echo(f"error [{exc.code}]: {_printable(exc.message)}", err=True)  # it may name a path
                 sys.exit(exc.exit_code)
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)

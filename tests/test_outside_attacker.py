@@ -76,3 +76,9 @@ def test_names_sent_over_http_cannot_drive_the_operators_terminal(store):
         outputs.append(run.stdout)
     assert all("\x1b" not in out and "\x07" not in out for out in outputs), outputs
     assert "evil\\x1b]0;pwned\\x07" in outputs[0]
+
+
+def test_an_error_naming_a_path_shows_its_control_characters_escaped(tmp_path):
+    result = CliRunner().invoke(main, ["--store", str(tmp_path / EVIL), "query", "x", "--user", "a"])
+    assert result.exit_code == 7 and "store_not_found" in result.stderr
+    assert "\x1b" not in result.stderr and "\\x1b]0;pwned\\x07" in result.stderr
