@@ -61,6 +61,7 @@ def _run(as_json_param: str = "as_json"):
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             as_json = kwargs.get(as_json_param, False)
+            _PROGRESS.__init__()   # one command's count (in-process callers run several)
             try:
                 try:
                     return func(*args, **kwargs)
@@ -74,6 +75,8 @@ def _run(as_json_param: str = "as_json"):
                     click.echo(dumps_text({"error": exc.to_json()}))
                 else:
                     click.echo(f"error [{exc.code}]: {_printable(exc.message)}", err=True)  # it may name a path
+                if _PROGRESS.done:   # a full disk half-way through an import: what is already durable
+                    click.echo(f"stopped: {_PROGRESS.said()}", err=True)
                 sys.exit(exc.exit_code)
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)

@@ -40,3 +40,28 @@ def test_init_cut_short_by_a_full_disk_is_rerun_once_space_returns(tmp_path, mon
     assert run(root, "add", "The user lives in Paris.", "--user", "me", "--key", "user.home_city")[1]["status"] == "applied"
     code, report = run(root, "doctor", "--full")
     assert code == 0 and report["clean"] and "notices" not in report
+
+
+def test_a_full_disk_half_way_through_an_import_says_how_far_it_got(tmp_path, monkeypatch):
+    """The import exited 7 with only "ENOSPC: the disk is full": the operator could not tell whether
+    anything landed. What is durable is counted, as a Ctrl-C does, and the rerun finishes the job."""
+    from memory.store import core
+    dataset = tmp_path / "locomo.json"
+    turns = [{"speaker": "Ann", "dia_id": f"D1:{i}", "text": f"Turn number {i} about kites."} for i in range(1, 7)]
+    dataset.write_text(json.dumps([{"sample_id": "conv-1", "qa": [], "conversation": {
+        "speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": turns}}]))
+    root = str(tmp_path / "store")
+    real_apply = core.Store.apply
+
+    def disk_fills_after_one_batch(self, envelopes, *, batch_size=500, progress=None):
+        yield from real_apply(self, list(envelopes)[:4], batch_size=batch_size, progress=progress)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(core.Store, "apply", disk_fills_after_one_batch)
+    result = CliRunner().invoke(main, ["--store", root, "import", "locomo", str(dataset)])
+    assert result.exit_code == 7 and "ENOSPC" in result.stderr
+    assert "stopped: locomo turns imported: 4 of 6 done" in result.stderr, result.stderr
+    monkeypatch.setattr(core.Store, "apply", real_apply)
+    code, out = run(root, "import", "locomo", str(dataset))
+    assert code == 0 and (out["applied"], out["idempotent"]) == (2, 4), out
