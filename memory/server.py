@@ -149,6 +149,17 @@ def _grant(token: object, users: object, position: int) -> Grant:
     return Grant(users=frozenset(_nfc(u) for u in users))
 
 
+def _warn_if_others_read(tokens_file: Path) -> None:
+    """The tokens are the server's only credentials: a file other users can read hands them out."""
+    import stat
+    try:
+        mode = stat.S_IMODE(Path(tokens_file).stat().st_mode)
+    except OSError:
+        return
+    if mode & 0o077:
+        LOG.warning("the tokens file can be read by other users (mode %04o): chmod 600 %s", mode, tokens_file)
+
+
 def bind_host(host: str, tokens: TokenTable | None) -> str:
     """Without tokens every route is open, so only loopback may reach it."""
     if tokens is not None:
@@ -657,6 +668,7 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
                     "and answers loopback host names only", sock.getsockname()[0])
     else:
         LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
+        _warn_if_others_read(tokens_file)
     app = create_app(store, tokens=tokens, limits=limits)
     START_LOG.info("listening on %s (Ctrl-C stops)", _url(sock))
     uvicorn.Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,

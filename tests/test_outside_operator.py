@@ -1,9 +1,10 @@
-"""An operator on a full disk: a clear error, nothing half-made that blocks a rerun once space returns."""
+"""An operator: a full disk (a clear error, nothing half-made that blocks a rerun once space returns), a tokens file."""
 from __future__ import annotations
 
 import errno
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from memory import policy
@@ -65,3 +66,20 @@ def test_a_full_disk_half_way_through_an_import_says_how_far_it_got(tmp_path, mo
     monkeypatch.setattr(core.Store, "apply", real_apply)
     code, out = run(root, "import", "locomo", str(dataset))
     assert code == 0 and (out["applied"], out["idempotent"]) == (2, 4), out
+
+
+@pytest.mark.parametrize("mode, warned", [(0o644, True), (0o600, False)])
+def test_serve_warns_when_other_users_can_read_the_tokens_file(tmp_path, monkeypatch, store, mode, warned):
+    """The tokens are the server's only credentials; a 0644 tokens file started without a word."""
+    pytest.importorskip("fastapi")
+    import uvicorn
+    from memory import server
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text('{"tok-0123456789abcdef": ["alice"]}')
+    tokens.chmod(mode)
+    said = []
+    monkeypatch.setattr(server.LOG, "warning", lambda message, *args: said.append(message % args))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: [s.close() for s in sockets])
+    server.serve(store, host="127.0.0.1", port=0, tokens_file=tokens)
+    assert any("chmod 600" in line and "0644" in line for line in said) is warned, said
+    assert not any("tok-0123456789abcdef" in line for line in said)
