@@ -83,3 +83,16 @@ def test_serve_warns_when_other_users_can_read_the_tokens_file(tmp_path, monkeyp
     server.serve(store, host="127.0.0.1", port=0, tokens_file=tokens)
     assert any("chmod 600" in line and "0644" in line for line in said) is warned, said
     assert not any("tok-0123456789abcdef" in line for line in said)
+
+
+def test_the_readme_first_command_away_from_the_checkout_says_where_the_demo_store_is(tmp_path, monkeypatch):
+    """A newcomer with the wheel ran the README's first command in their home folder and was told
+    `run: memory --store data init`: an empty store named data, not the demo the README promised."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMORY_STORE")
+    result = CliRunner().invoke(main, ["query", "where does the user live?", "--user", "demo"])
+    assert result.exit_code == 7 and "store_not_found" in result.stderr
+    assert "the demo store is in the source checkout" in result.stderr and "memory init" in result.stderr
+    named = CliRunner().invoke(main, ["--store", "elsewhere", "query", "where?", "--user", "demo"])
+    assert named.exit_code == 7 and "run: memory --store elsewhere init" in named.stderr
+    assert not (tmp_path / "data").exists()
