@@ -42,16 +42,15 @@ PIPE_CLOSED_EXIT = 128 + 13  # ... and for SIGPIPE: the reader of the output wen
 # -- plumbing ----------------------------------------------------------------
 
 def _open_store(ctx, *, create: bool = False):
-    from .errors import StoreError
     try:
         return api.open_store(ctx.obj.get("store"), create=create)
-    except StoreError as exc:
+    except MemoryStoreError as exc:
         if exc.code != "store_not_found" or ctx.obj.get("store") or os.environ.get("MEMORY_STORE"):
             raise
         # the README's first command, run where a newcomer installed the wheel, not in the checkout
-        raise StoreError("no store at ./data, the default: the demo store is in the source checkout "
-                         "(run this from there), or make one here (memory init), or name one (--store PATH "
-                         "or $MEMORY_STORE)", code="store_not_found") from None
+        raise type(exc)("no store at ./data, the default: the demo store is in the source checkout "
+                        "(run this from there), or make one here (memory init), or name one (--store PATH "
+                        "or $MEMORY_STORE)", code="store_not_found") from None
 
 
 def _emit(value, as_json: bool, text=None) -> None:
