@@ -206,12 +206,21 @@ _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
 def _refuse_foreign_url(chosen: str | None) -> None:
-    """A URL of another kind (mysql://, sqlite://) is not a folder name to create: say so, naming
-    only its scheme (a URL may hold a password)."""
+    """A URL of another kind (mysql://, sqlite://) is not a folder name to create, and a
+    postgresql:// URL that does not parse is a usage error, not a crash: say so, naming at most
+    the scheme (a URL may hold a password)."""
     scheme = _URL_SCHEME.match(chosen or "")
     if scheme and not is_url(chosen):
         raise UsageError(f"a store is a folder or a postgresql:// URL, not a {scheme.group(1)}:// URL",
                          code="store_url_unsupported")
+    if is_url(chosen):
+        from urllib.parse import urlsplit
+        try:
+            urlsplit(chosen).port    # parses the netloc: a bracket left open, a port out of range
+        except ValueError:
+            # the parser's message is not quoted: it may carry a piece of the URL (a password)
+            raise UsageError("the postgresql:// URL cannot be parsed (a host in [ ] left open, or a port that is "
+                             "not a number from 0 to 65535?)", code="store_url_invalid") from None
 
 
 def init(path: str | os.PathLike | None = None, *, accept_policies: bool = False) -> dict:
@@ -680,14 +689,16 @@ def doctor(store: Store, *, repair: bool = False, full: bool = False, accept_tam
     """``memory doctor``: verify (and with ``repair``, fix what a crash can leave) the whole store;
     only what changed since the last clean run unless ``full`` (a repair always checks everything).
     ``accept_tampered`` (with ``repair``): the operator accepts scopes altered outside the store
-    as their files now are (their manifests are rewritten; the findings are listed as repaired)."""
+    as their files now are (their manifests are rewritten; the findings are listed as repaired).
+    ``clean`` is about the source of truth; ``notices`` (present when there are any) lists what
+    needs no repair: a stale derived file (a read rebuilds it), policies older than the package."""
     if isinstance(store, PostgresStore):
         from .postgres_admin import check_store as check_tables
         report = check_tables(store, repair=repair, accept_tampered=accept_tampered).to_json()
     else:
         from .doctor import check_store
         report = check_store(store, repair=repair, full=full or repair, accept_tampered=accept_tampered).to_json()
-    notices = policy_notices(store.policies)
+    notices = report.get("notices", []) + policy_notices(store.policies)
     if notices:
         report["notices"] = notices
     return report
@@ -715,6 +726,7 @@ def policy_notices(policies) -> list[dict]:
 def where(path: str | os.PathLike | None = None) -> dict:
     """``memory where``: which files are the source of truth and which are derived."""
     chosen = str(path) if path is not None else os.environ.get("MEMORY_STORE")
+    _refuse_foreign_url(chosen)
     if is_url(chosen):
         from .postgres_admin import describe as tables
         return tables(chosen)

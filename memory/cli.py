@@ -49,7 +49,15 @@ PIPE_CLOSED_EXIT = 128 + 13  # ... and for SIGPIPE: the reader of the output wen
 # -- plumbing ----------------------------------------------------------------
 
 def _open_store(ctx, *, create: bool = False):
-    return api.open_store(ctx.obj.get("store"), create=create)
+    try:
+        return api.open_store(ctx.obj.get("store"), create=create)
+    except MemoryStoreError as exc:
+        if exc.code != "store_not_found" or ctx.obj.get("store") or os.environ.get("MEMORY_STORE"):
+            raise
+        # the README's first command, run where a newcomer installed the wheel, not in the checkout
+        raise type(exc)("no store at ./data, the default: the demo store is in the source checkout "
+                        "(run this from there), or make one here (memory init), or name one (--store PATH "
+                        "or $MEMORY_STORE)", code="store_not_found") from None
 
 
 def _emit(value, as_json: bool, text=None) -> None:
@@ -57,7 +65,9 @@ def _emit(value, as_json: bool, text=None) -> None:
     if as_json:
         click.echo(dumps_text(value))
     else:
-        click.echo(text(value) if text else dumps_text(value, pretty=True))
+        # every text view, not only statements: a user id, session or actor sent over HTTP reaches
+        # stats, build, history and query's sources, and must not drive the operator's terminal
+        click.echo(_printable(text(value)) if text else dumps_text(value, pretty=True))
 
 
 def _run(as_json_param: str = "as_json"):
@@ -66,6 +76,7 @@ def _run(as_json_param: str = "as_json"):
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             as_json = kwargs.get(as_json_param, False)
+            _PROGRESS.__init__()   # one command's count (in-process callers run several)
             try:
                 try:
                     return func(*args, **kwargs)
@@ -78,7 +89,9 @@ def _run(as_json_param: str = "as_json"):
                     from .jsonio import dumps_text
                     click.echo(dumps_text({"error": exc.to_json()}))
                 else:
-                    click.echo(f"error [{exc.code}]: {exc.message}", err=True)
+                    click.echo(f"error [{exc.code}]: {_printable(exc.message)}", err=True)  # it may name a path
+                if _PROGRESS.done:   # a full disk half-way through an import: what is already durable
+                    click.echo(f"stopped: {_PROGRESS.said()}", err=True)
                 sys.exit(exc.exit_code)
             except KeyboardInterrupt:
                 click.echo(f"\ninterrupted: {_PROGRESS.said()}", err=True)
@@ -1002,7 +1015,8 @@ def doctor(ctx, repair, accept_tampered, full, as_json):
       memory doctor --full
     A scope changed outside the store (a line removed or edited, a shard deleted) refuses
     reads and writes, and --repair keeps its evidence, until --repair --accept-tampered.
-    Exits 7 when a problem remains.
+    Exits 7 when a problem remains. A stale index or boot view (after a write, or a backup
+    restored with cp -a) is a notice, not a problem: reads rebuild it, --repair drops it.
     """
     if accept_tampered and not repair:
         raise UsageError("--accept-tampered goes with --repair", code="usage_error")

@@ -6,6 +6,11 @@ each line's JSON, schema and hash, transition chains, audit rows, the freshness 
 derived files, every file under the store (a leftover temporary, a file no part of
 the store accounts for) and their modes (0600 files, 0700 folders).
 
+A derived file (an index, a boot view) pinned to shards that have moved on is a notice,
+not a problem: it is rebuildable and a read rebuilds or re-pins it (DESIGN §3), and a
+backup restored with ``cp -a`` (new inodes) or a write since the last build leaves one on a
+healthy store. The report lists it under ``notices`` and stays clean.
+
 ``repair`` only does what a crash can call for: it removes leftover temporaries,
 cuts never-acknowledged tails, completes a crashed erasure, brings a manifest that
 is behind its shards up to date, drops stale derived files and tightens modes.
@@ -30,6 +35,8 @@ from .store import TAMPER_CODES, Store, drop_incomplete_tail, settled_transactio
 # what a crash (or an older version of the store) leaves, and repair fixes
 REPAIRABLE = {"torn_tail", "incomplete_transaction", "manifest_mismatch", "derived_stale", "erasure_incomplete",
               "stray_temporary", "mode_too_open"}
+# derived files a read rebuilds: reported as notices, never as problems (the store is sound)
+DERIVED_NOTICES = {"derived_stale"}
 # the findings of ``store.integrity`` that doctor's own line checks do not already name
 _INTEGRITY_CODES = set(TAMPER_CODES) - {"line_invalid", "record_hash_mismatch", "record_scope_mismatch",
                                         "shard_missing"}
@@ -39,19 +46,25 @@ _INTEGRITY_CODES = set(TAMPER_CODES) - {"line_invalid", "record_hash_mismatch", 
 class Report:
     problems: list[dict] = field(default_factory=list)
     repaired: list[dict] = field(default_factory=list)
+    notices: list[dict] = field(default_factory=list)
     scopes: int = 0
     revisions: int = 0
 
     def add(self, code: str, where: str, message: str) -> None:
-        self.problems.append({"code": code, "where": where, "message": message})
+        """A finding: a problem, unless it is about a derived file a read rebuilds (a notice)."""
+        found = {"code": code, "where": where, "message": message}
+        (self.notices if code in DERIVED_NOTICES else self.problems).append(found)
 
     @property
     def clean(self) -> bool:
         return not self.problems
 
     def to_json(self) -> dict:
-        return {"clean": self.clean, "scopes": self.scopes, "revisions": self.revisions,
-                "problems": self.problems, "repaired": self.repaired}
+        report = {"clean": self.clean, "scopes": self.scopes, "revisions": self.revisions,
+                  "problems": self.problems, "repaired": self.repaired}
+        if self.notices:
+            report["notices"] = self.notices
+        return report
 
 
 def check_store(store: Store, *, repair: bool = False, full: bool = True, accept_tampered: bool = False) -> Report:
@@ -447,7 +460,8 @@ def _check_derived(store: Store, digest: str, report: Report) -> None:
     except ValueError:
         cursor = None
     if store.cursor_status(digest, cursor) == "moved":
-        report.add("derived_stale", f"index/{digest}", "the index was built from shards that no longer match")
+        report.add("derived_stale", f"index/{digest}", "the index was built from shards that have moved on "
+                   "(a write, an erasure, a copy): the next read rebuilds it; nothing to do")
 
 
 def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None:
@@ -457,7 +471,7 @@ def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None
     kept_codes = set(_INTEGRITY_CODES) | {"shard_missing"}
     tampered = {p["where"].split("/")[1] for p in report.problems
                 if p["code"] in kept_codes and p["where"].startswith("shards/")}
-    fixable = [p for p in report.problems if p["code"] in REPAIRABLE
+    fixable = [p for p in report.problems + report.notices if p["code"] in REPAIRABLE
                or (accept_tampered and p["code"] in kept_codes)]
     for problem in [p for p in fixable if p["code"] in ("stray_temporary", "mode_too_open")]:
         store.fix_file(problem["code"], problem["where"])
@@ -473,6 +487,7 @@ def _repair(store: Store, report: Report, accept_tampered: bool = False) -> None
             or p["where"].split("/")[1:2] and p["where"].split("/")[1] not in unrepaired]
     report.repaired = done
     report.problems = [p for p in report.problems if p not in done]
+    report.notices = [p for p in report.notices if p not in done]
 
 
 # -- every file under the store ---------------------------------------------------------------

@@ -16,7 +16,8 @@ one text block holding exactly the JSON the matching CLI command prints with
 
 A refused mutation is an ordinary answer (``"status": "refused"``); any other
 failure (an unknown record, a bad date, a full disk, a bug) is a tool error whose
-text is the CLI's ``{"error": {"code", "message"}}``. Messages never echo memory
+text is the CLI's ``{"error": {"code", "message"}}`` (an argument of the wrong type is
+refused by the SDK before a tool runs, in the SDK's words). Messages never echo memory
 content.
 """
 from __future__ import annotations

@@ -254,7 +254,9 @@ def policy_source(store_root: Path, config: Path | None = None) -> Path:
     if config_chosen():
         return config_dir()
     copy = Path(store_root) / STORE_POLICY_DIR
-    if copy.is_dir():
+    # the copy counts once store.json pins it (written last by init): an init cut short (a full
+    # disk) leaves a partial copy that a rerun of init must not read as the store's policies
+    if copy.is_dir() and (Path(store_root) / "store.json").exists():
         return copy
     return DEFAULT_CONFIG_DIR
 

@@ -123,7 +123,12 @@ class TokenTable:
 
 def load_tokens(path: Path) -> TokenTable:
     """``{"<token>": ["user", ...] | "*"}``; a bad entry is named by position, never by token."""
-    data = read_json_file(path, what="tokens file")
+    try:
+        data = read_json_file(path, what="tokens file")
+    except InputError as exc:
+        if exc.code == "duplicate_key":   # the parser names the key, and a key here is a secret
+            raise InputError("the tokens file lists a token twice", code="duplicate_key") from None
+        raise
     if not isinstance(data, dict) or not data:
         raise InputError("the tokens file must be a non-empty JSON object", code="tokens_invalid")
     grants = {}
@@ -142,6 +147,17 @@ def _grant(token: object, users: object, position: int) -> Grant:
         raise InputError(f"tokens file entry {position}: the value must be \"*\" or a list of user ids",
                          code="tokens_invalid")
     return Grant(users=frozenset(_nfc(u) for u in users))
+
+
+def _warn_if_others_read(tokens_file: Path) -> None:
+    """The tokens are the server's only credentials: a file other users can read hands them out."""
+    import stat
+    try:
+        mode = stat.S_IMODE(Path(tokens_file).stat().st_mode)
+    except OSError:
+        return
+    if mode & 0o077:
+        LOG.warning("the tokens file can be read by other users (mode %04o): chmod 600 %s", mode, tokens_file)
 
 
 def bind_host(host: str, tokens: TokenTable | None) -> str:
@@ -652,6 +668,7 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
                     "and answers loopback host names only", sock.getsockname()[0])
     else:
         LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
+        _warn_if_others_read(tokens_file)
     app = create_app(store, tokens=tokens, limits=limits)
     START_LOG.info("listening on %s (Ctrl-C stops)", _url(sock))
     uvicorn.Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,

@@ -51,6 +51,13 @@ def problems(store, repair=False) -> list[tuple[str, str]]:
     return [(p["code"], p["where"]) for p in check_store(store, repair=repair).to_json()["problems"]]
 
 
+def notices(store) -> list[tuple[str, str]]:
+    """A stale view is derived state a rebuild replaces: a notice on a clean store, not a problem."""
+    report = check_store(store).to_json()
+    assert report["clean"], report["problems"]
+    return [(p["code"], p["where"]) for p in report.get("notices", [])]
+
+
 WHERE = f"views/{DIGEST}/agent-memory.json"
 
 
@@ -104,7 +111,7 @@ def test_retention_windows_keep_records_out_of_the_view(tmp_path, monkeypatch):
     assert [e["statement"] for e in view_of(store)["records"]] == ["The user prefers tea."]
     assert view_of(store)["stale_after"] == "2024-03-31T12:00:00Z"
     store.clock.set("2024-04-01T00:00:00Z")
-    assert problems(store) == [("derived_stale", WHERE)]
+    assert notices(store) == [("derived_stale", WHERE)]
     bootview.write_view(store, scope())
     assert view_of(store)["records"] == []
 
@@ -120,20 +127,20 @@ def test_a_write_makes_the_view_stale_and_repair_drops_it(store):
     seed(store)
     bootview.write_view(store, scope())
     store.mutate(add_env("The user likes jazz.", "user.music", "jazz"))
-    assert problems(store) == [("derived_stale", WHERE)]
+    assert notices(store) == [("derived_stale", WHERE)]
     report = check_store(store, repair=True).to_json()
     assert report["clean"] and [p["code"] for p in report["repaired"]] == ["derived_stale"]
-    assert not bootview.view_path(store, DIGEST).exists()
-    assert problems(store) == []
+    assert not bootview.view_path(store, DIGEST).exists() and "notices" not in report
+    assert notices(store) == []
 
 
 def test_time_passing_a_boundary_makes_the_view_stale(store):
     seed(store)
     bootview.write_view(store, scope())
     store.clock.set("2024-05-31T23:59:59Z")
-    assert problems(store) == []
+    assert notices(store) == []
     store.clock.set("2024-06-01T00:00:00Z")
-    assert problems(store) == [("derived_stale", WHERE)]
+    assert notices(store) == [("derived_stale", WHERE)]
 
 
 def test_a_policy_change_makes_the_view_stale(tmp_path):
@@ -144,7 +151,9 @@ def test_a_policy_change_makes_the_view_stale(tmp_path):
     policy = json.loads((config / "forgetting-policy.json").read_text())
     policy["retention"] = []
     (config / "forgetting-policy.json").write_text(json.dumps(policy))
-    assert ("derived_stale", WHERE) in problems(reopen(store))
+    report = check_store(reopen(store)).to_json()
+    assert ("derived_stale", WHERE) in [(p["code"], p["where"]) for p in report["notices"]]
+    assert [p["code"] for p in report["problems"]] == ["policy_drift"]
 
 
 def _edit(store, change, *, rehash: bool) -> None:

@@ -118,6 +118,7 @@ def server_env() -> dict:
 
 def _write_tokens(path: Path, users_of_alice: list[str]) -> Path:
     path.write_text(json.dumps({TOKEN_ALICE: users_of_alice, TOKEN_ADMIN: "*"}))
+    path.chmod(0o600)   # as an operator keeps it: other users reading it draws a start-up warning
     return path
 
 

@@ -76,6 +76,8 @@ def read_json(path: str | Path) -> Any:
         raise DatasetError(f"{path.name}: duplicate JSON key {exc.args[0]!r}") from exc
     except InputError as exc:  # an integer literal past 64 bits (4,301 digits was a bare ValueError)
         raise DatasetError(f"{path.name}: {exc.message}") from None
+    except RecursionError:      # arrays or objects nested thousands deep: no dataset is shaped so
+        raise DatasetError(f"{path.name}: not a dataset (JSON nested too deeply)") from None
 
 
 def _read_bytes(path: Path) -> bytes:
