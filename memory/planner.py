@@ -423,9 +423,17 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         # record must hold them, and (``subject_gate_only``) they are not what is asked
         required = sorted(set(required) | (asked_persons(space, question, caller) - set(speakers)))
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
+    if features("attribute_words") and keys:
+        keys = frozenset(key_terms(question, caller, attributes=_ATTRIBUTES | _MORE_ATTRIBUTES))
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
+    forms = features("irregular_forms")
+    if forms:
+        weights = _based_weights(space, weights)
+        required = sorted({base_term(t) for t in required})
+    links = person_links(space, required, caller) if features("relation_names") and required else {}
+    mine = caller_speaker(space, question, caller) if features("caller_turns") and not speakers else frozenset()
     time_weight = settings.get("unseen_time_weight", 1.0)
     if time_weight != 1.0:
         scaled = {t: w * time_weight for t, w in weights.items() if t in _WHEN_TERMS and not space.index.df(t)}
@@ -437,32 +445,42 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         if sum(asked_only.values()) > 0:   # "Who is my manager?" asks for the subject itself
             weights = asked_only
     share = _share_of(weights)
+    if forms:
+        share_of_terms = share
+        share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
         covers = lambda record_id: share(space.term_set(record_id))  # noqa: E731
     asked = frozenset(tokenize(question))
+    if forms:
+        asked = _with_forms(asked)
+    linked = frozenset().union(*links.values()) if links else frozenset()
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
     named = features("named_subjects")
     sentences = pronouns and features("sentence_attribution")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
-    asked_folded = frozenset(_folded(t) for t in asked)
+    asked_folded = frozenset(_folded(t) for t in asked) | linked
 
     def measure(record_id: str) -> float:
         if required or speakers:
             held = _held_terms(space, record_id)
-            if not all(term in held for term in required):
+            if forms:
+                held = _with_bases(held)
+            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held) for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
-        if relations and not _about_relation_asked(space, record_id, asked):
+        if relations and not _about_relation_asked(space, record_id, asked | linked):
             return 0.0
         if named and record_person(space, record_id, own).isdisjoint(asked_folded) \
                 and record_person(space, record_id, own):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
+            return 0.0
+        if mine and space.records[record_id]["kind"] == "episode" and not _speaks_about(space, record_id, mine):
             return 0.0
         if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
             return 0.0
@@ -573,7 +591,7 @@ _LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\
 _AUX_FIRST = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
 
 
-def key_terms(question: str, caller: str = "") -> list[str]:
+def key_terms(question: str, caller: str = "", *, attributes: frozenset[str] = frozenset()) -> list[str]:
     """The terms of the nouns a question asks about: up to three words after a determiner or a
     possessive, cut at the first stop word; in "when does my visa expire?" the last word is the
     verb, not the noun. Not the caller's name, not relations (``subject_terms`` handles those)."""
@@ -601,15 +619,100 @@ def key_terms(question: str, caller: str = "") -> list[str]:
             words = words[:1]
         found += tokenize(" ".join(words))
     own = set(tokenize(caller)) | _OWNER_WORDS
+    attributes = attributes or _ATTRIBUTES
     return [t for t in dict.fromkeys(found)
             if t not in own and t not in _RELATIONS and t not in _TIME_WORDS and t not in _WHEN_NOUNS
-            and t not in _ATTRIBUTES]
+            and t not in attributes]
 
 
 # what a question asks *for* about a thing, whose value a record states without the word ("Sam has
 # a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
 _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
 _ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
+# ``attribute_words``: more of them, which a record states as a value ("Pat drives a Volvo XC40"
+# answers "what make is my car?", "a Triumph Bonneville" "what model is my motorbike?")
+_MORE_ATTRIBUTES_TEXT = ("make model brand species genre flavour flavor shade style height weight length date title "
+                         "version nickname surname")
+_MORE_ATTRIBUTES = frozenset({"brand", "date", "flavor", "flavour", "genr", "height", "length", "make", "model",
+                              "nicknam", "shade", "speci", "style", "surnam", "titl", "version", "weight"})
+
+
+# ``irregular_forms``: forms the Snowball stemmer leaves apart from their base word ("went", "goes"
+# -> "goe", "bought", "children", "teeth"), each group "base form form"; the table maps each
+# form's term to its base's term (tests/test_trust_generalize.py holds it to ``tokenize``)
+_IRREGULAR_TEXT = (
+    "go goes went gone; buy bought; bring brought; think thought; teach taught; catch caught; "
+    "fight fought; seek sought; fly flew flown; win won; grow grew grown; know knew known; "
+    "throw threw thrown; blow blew blown; draw drew drawn; swim swam swum; sing sang sung; "
+    "ring rang rung; drink drank drunk; begin began begun; run ran; eat ate eaten; take took taken; "
+    "give gave given; drive drove driven; ride rode ridden; write wrote written; speak spoke spoken; "
+    "break broke broken; choose chose chosen; wake woke woken; steal stole stolen; freeze froze frozen; "
+    "forget forgot forgotten; get got gotten; see saw seen; fall fell fallen; wear wore worn; meet met; "
+    "lead led; feed fed; lose lost; build built; send sent; spend spent; lend lent; sleep slept; "
+    "keep kept; feel felt; mean meant; sit sat; stand stood; understand understood; hold held; "
+    "find found; tell told; sell sold; pay paid; say said; make made; hear heard; come came; "
+    "become became; hide hid hidden; sink sank sunk; stick stuck; swing swung; hang hung; dig dug; "
+    "child children; grandchild grandchildren; man men; woman women; person people; tooth teeth; "
+    "foot feet; mouse mice; goose geese; wife wives; knife knives; half halves; shelf shelves; "
+    "wolf wolves; calf calves; loaf loaves; thief thieves; scarf scarves")
+_IRREGULAR = {
+    "ate": "eat", "becam": "becom", "began": "begin", "begun": "begin", "blew": "blow", "blown": "blow",
+    "bought": "buy", "broke": "break", "broken": "break", "brought": "bring", "built": "build",
+    "calv": "calf", "came": "come", "caught": "catch", "children": "child", "chose": "choos",
+    "chosen": "choos", "drank": "drink", "drawn": "draw", "drew": "draw", "driven": "drive",
+    "drove": "drive", "drunk": "drink", "dug": "dig", "eaten": "eat", "fallen": "fall", "fed": "feed",
+    "feet": "foot", "fell": "fall", "felt": "feel", "flew": "fli", "flown": "fli", "forgot": "forget",
+    "forgotten": "forget", "fought": "fight", "found": "find", "froze": "freez", "frozen": "freez",
+    "gave": "give", "gees": "goos", "given": "give", "goe": "go", "gone": "go", "got": "get",
+    "gotten": "get", "grandchildren": "grandchild", "grew": "grow", "grown": "grow", "halv": "half",
+    "heard": "hear", "held": "hold", "hid": "hide", "hidden": "hide", "hung": "hang", "kept": "keep",
+    "knew": "know", "knive": "knife", "known": "know", "led": "lead", "lent": "lend", "loav": "loaf",
+    "lost": "lose", "made": "make", "meant": "mean", "men": "man", "met": "meet", "mice": "mous",
+    "paid": "pay", "peopl": "person", "ran": "run", "rang": "ring", "ridden": "ride", "rode": "ride",
+    "rung": "ring", "said": "say", "sang": "sing", "sank": "sink", "sat": "sit", "saw": "see",
+    "scarv": "scarf", "seen": "see", "sent": "send", "shelv": "shelf", "slept": "sleep", "sold": "sell",
+    "sought": "seek", "spent": "spend", "spoke": "speak", "spoken": "speak", "stole": "steal",
+    "stolen": "steal", "stood": "stand", "stuck": "stick", "sung": "sing", "sunk": "sink", "swam": "swim",
+    "swum": "swim", "swung": "swing", "taken": "take", "taught": "teach", "teeth": "tooth",
+    "thiev": "thief", "thought": "think", "threw": "throw", "thrown": "throw", "told": "tell",
+    "took": "take", "understood": "understand", "went": "go", "wive": "wife", "woke": "wake",
+    "woken": "wake", "wolv": "wolf", "women": "woman", "won": "win", "wore": "wear", "worn": "wear",
+    "written": "write", "wrote": "write"}
+_IRREGULAR_FORMS = {base: tuple(sorted(form for form, of in _IRREGULAR.items() if of == base))
+                    for base in set(_IRREGULAR.values())}
+_IRREGULAR_TERMS = frozenset(_IRREGULAR)
+
+
+def base_term(term: str) -> str:
+    """The term of a word's base form: "went" -> "go", "children" -> "child"; else the term."""
+    return _IRREGULAR.get(term, term)
+
+
+def _with_bases(held: frozenset[str]) -> frozenset[str]:
+    """``held`` and the base terms of its irregular forms ("went" also holds "go")."""
+    forms = held & _IRREGULAR_TERMS
+    return held | {_IRREGULAR[t] for t in forms} if forms else held
+
+
+def _with_forms(terms: frozenset[str]) -> frozenset[str]:
+    """``terms``, their bases and every form of those bases ("go" -> go, goe, went, gone)."""
+    bases = {base_term(t) for t in terms}
+    return frozenset(terms | bases | {f for b in bases for f in _IRREGULAR_FORMS.get(b, ())})
+
+
+def _based_weights(space: SearchSpace, weights: dict[str, float]) -> dict[str, float]:
+    """The question's weights keyed by base term; a term the scope never saw under its own form
+    but saw under another ("go" beside "goes", "went") weighs as that form, not as unseen."""
+    based: dict[str, float] = {}
+    for term, weight in weights.items():
+        base = base_term(term)
+        forms = _IRREGULAR_FORMS.get(base)
+        if forms and not space.index.df(term):
+            seen = [f for f in (base, *forms) if space.index.df(f)]
+            if seen:
+                weight = min(space.weight(f) for f in seen)
+        based[base] = max(weight, based.get(base, 0.0))
+    return based
 
 
 # nouns that say when, not what ("at the end of 2023", "last autumn", "the next morning")
@@ -698,6 +801,75 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "") -> set[st
                     found.add(term)
                     break
     return found
+
+
+# ``relation_names``: how a fact names the owner's relation: "my brother Luca", "my brother, Luca",
+# "my brother is called Luca", "Luca is my brother", "Luca, my brother, ..." (the owner: my, our, the
+# user's, the caller's name's)
+_LINK_NAME = r"([A-Z][\w-]*)"
+_LINK_RELATION = r"([a-z][\w-]*)"
+
+
+@lru_cache(maxsize=256)
+def _link_patterns(caller: str) -> tuple[re.Pattern, re.Pattern]:
+    owner = r"(?:[Mm]y|[Oo]ur|[Tt]he\s+user's" + (rf"|(?i:{re.escape(caller)})'s" if caller else "") + ")"
+    relation_first = re.compile(rf"\b{owner}\s+{_LINK_RELATION}(?:,\s*|\s+)"
+                                rf"(?:(?:(?:is|was)\s+)?(?:called|named)\s+)?{_LINK_NAME}")
+    name_first = re.compile(rf"\b{_LINK_NAME},?\s+(?:(?:is|was)\s+)?{owner}\s+{_LINK_RELATION}\b")
+    return relation_first, name_first
+
+
+def _relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """The (relation, name) pairs a fact states of the owner's relations, as folded terms."""
+    text = statement.replace("\u2019", "'")
+    relation_first, name_first = _link_patterns(caller)
+    pairs = [(m.group(1), m.group(2)) for m in relation_first.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in name_first.finditer(text)]
+    found = set()
+    for relation, name in pairs:
+        if name.lower() in _NOT_NAMES:
+            continue
+        relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
+        if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
+            found.add((next(iter(relations)), names[0]))
+    return found
+
+
+def person_links(space: SearchSpace, subjects: list[str], caller: str = "") -> dict[str, frozenset[str]]:
+    """subject term -> the other terms that name the same person in this scope: the name of a
+    relation the question asks about ("Where does my brother work?" with "My brother is called
+    Luca": brother -> luca), or the relation of a name ("When is Sam's birthday?" with "My
+    partner Sam ...": sam -> partner). Only the owner's relations; only the facts holding the
+    subject are read (at most ``_PERSON_PROBE`` of them), conversation turns are not."""
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    cache = space.memo("relation_names")
+    found: dict[str, frozenset[str]] = {}
+    for term in subjects:
+        if not 0 < space.index.df(term) <= _PERSON_PROBE:
+            continue
+        linked: set[str] = set()
+        for record_id in space.index.scores([term]):
+            record = space.records.get(record_id) if record_id in space.records else None
+            if record is None or record["kind"] == "episode":
+                continue
+            pairs = cache.get((record_id, caller))
+            if pairs is None:
+                pairs = cache[(record_id, caller)] = _relation_names(record["statement"], caller)
+            linked |= {name for relation, name in pairs if relation == term}
+            linked |= {relation for relation, name in pairs if name == term}
+        if linked - own - {term}:
+            found[term] = frozenset(linked - own - {term})
+    return found
+
+
+def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[str]:
+    """The caller's terms when a first-person question ("Where do I work?") is asked by a speaker of
+    the scope's conversations (``caller_turns``): their own turns, and turns saying "you" to them,
+    are about them; another speaker's "I still work nights" is not. Else none."""
+    terms = _speaker_terms(caller) if caller else frozenset()
+    if not terms or not _FIRST_PERSON_WORDS.search(question.replace("\u2019", "'")):
+        return frozenset()
+    return terms if not terms.isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
 
 
 def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:

@@ -53,6 +53,10 @@ ADDED_KEYS = {
         ("features", "role_possessors"): False,
         ("features", "named_subjects"): False,
         ("features", "sentence_attribution"): False,
+        ("features", "irregular_forms"): False,
+        ("features", "relation_names"): False,
+        ("features", "attribute_words"): False,
+        ("features", "caller_turns"): False,
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that
