@@ -448,6 +448,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if forms:
         share_of_terms = share
         share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
+    if features("answer_types"):
+        share = _typed_share(share, weights, question, caller, forms)
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
@@ -870,6 +872,41 @@ def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[
     if not terms or not _FIRST_PERSON_WORDS.search(question.replace("\u2019", "'")):
         return frozenset()
     return terms if not terms.isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
+
+
+# ``answer_types``: "What breed is ...", "Which airline did ...": the word after a leading what/which,
+# before the verb, names the kind of value asked for, which a record states without it
+_ANSWER_TYPE = re.compile(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were|do|does|did|has|have|"
+                          r"had|can|could|will|would|should)\b")
+
+
+def answer_type(question: str) -> str | None:
+    """The term of the kind of value a question asks for ("What make is my car?" -> make), or None."""
+    found = _ANSWER_TYPE.match(question.replace("\u2019", "'"))
+    terms = tokenize(found.group(1)) if found else []
+    return terms[0] if len(terms) == 1 else None
+
+
+def _typed_share(share: Callable, weights: dict[str, float], question: str, caller: str,
+                 forms: bool) -> Callable[[frozenset[str]], float]:
+    """``share``, except that a record holding every other weighted term of the question, among
+    them a thing it is asked about (a key noun or a name: "my car", "to Tokyo"), fully supports
+    it without the kind of value asked for ("Pat drives a Volvo XC40" answers "What make is my
+    car?"). A record holding only the question's verb ("What medication do I take?" / "I take
+    the bus") is not helped: the question names no thing it holds."""
+    kind = answer_type(question)
+    if kind is None:
+        return share
+    kind = base_term(kind) if forms else kind
+    rest = frozenset(weights) - {kind}
+    things = {base_term(t) if forms else t for t in (*key_terms(question, caller), *name_terms(question))}
+    if kind not in weights or not rest & things:
+        return share
+
+    def typed(held: frozenset[str]) -> float:
+        terms = _with_bases(held) if forms else held
+        return 1.0 if kind not in terms and rest <= terms else share(held)
+    return typed
 
 
 def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:

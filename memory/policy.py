@@ -57,6 +57,7 @@ ADDED_KEYS = {
         ("features", "relation_names"): False,
         ("features", "attribute_words"): False,
         ("features", "caller_turns"): False,
+        ("features", "answer_types"): False,
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that
