@@ -1,6 +1,6 @@
 """Writes the ``trust`` gold category: benchmarks/gold/trust.jsonl (dev), trust-test.jsonl (test) and
 trust-dev2.jsonl (a second dev set, ``DEV2``, ids from 101) and trust-dev3.jsonl (a third, ``DEV3``,
-ids from 201).
+ids from 201) and trust-dev4.jsonl (a fourth, ``DEV4``, ids from 301).
 
 Issue 13's six failure classes, each case with a hard negative that would win or leak
 without the fix. Written from the issue's descriptions before any code change, not tuned on
@@ -888,19 +888,102 @@ dev3("kofi", lambda c: c
      ("twin: the wife's home town is not stored",
       "Where did my wife grow up?", "UNKNOWN", dict(forbidden=["tx-parents"], hard=["tx-parents"])))
 
+
+# -- DEV4: the same person under another word (ids from 301) ---------------------------------------
+# Written after the third round's fixes passed trust-dev3, from probes of shapes dev3 lacks, before
+# the next code change: a relation asked by another of its words than the record's (mum / mother,
+# dad / father, grandma / grandmother, kids / children, neighbour / neighbor, coworker / colleague,
+# roommate / flatmate, boss / manager), a question naming a relation and its name at once ("my
+# partner Sam's birthday"), a negative stated with an irregular verb; each beside a twin on the
+# same store.
+DEV4: list[Case] = []
+
+
+def dev4(user, setup, *asks, start="2024-04-01T09:00:00Z"):
+    for description, text, state, expect in asks:
+        made = Case(user, description, start)
+        setup(made)
+        made.ask(text, state, **expect)
+        DEV4.append(made)
+
+
+dev4("rui", lambda c: c
+     .add("tx-mum", "My mother lives in Porto.", "user.family.mother.home")
+     .add("tx-me", "Rui lives in Lisbon.", "user.home"),
+     ("relation synonym: 'mum' asked, 'mother' stored",
+      "Where does my mum live?", "VERIFIED", dict(expected=["tx-mum"], forbidden=["tx-me"])),
+     ("twin: the dad's home is not stored",
+      "Where does my dad live?", "UNKNOWN", dict(forbidden=["tx-mum", "tx-me"], hard=["tx-mum"])))
+
+dev4("gwen", lambda c: c
+     .add("tx-dad", "The user's father worked as a miner in Wales.", "user.family.father.job")
+     .add("tx-user", "The user teaches yoga.", "user.job"),
+     ("relation synonym: 'dad' asked, 'father' stored, in the third person",
+      "Where did my dad work?", "VERIFIED", dict(expected=["tx-dad"], forbidden=["tx-user"])),
+     ("twin: the mum's work is not stored",
+      "Where did my mum work?", "UNKNOWN", dict(forbidden=["tx-dad", "tx-user"], hard=["tx-dad"])))
+
+dev4("ivo", lambda c: c
+     .add("tx-gran", "My grandmother makes plum jam every August.", "user.family.grandmother.jam")
+     .add("tx-kids", "My kids go to bed at 8.", "user.family.kids.bedtime")
+     .add("tx-tom", "Our neighbor Tom feeds the cat when we travel.", "user.neighbours.tom"),
+     ("relation synonym: 'grandma' asked, 'grandmother' stored",
+      "When does my grandma make jam?", "VERIFIED", dict(expected=["tx-gran"], forbidden=["tx-kids", "tx-tom"])),
+     ("twin: the grandpa's jam is not stored",
+      "When does my grandpa make jam?", "UNKNOWN", dict(forbidden=["tx-gran"], hard=["tx-gran"])),
+     ("relation synonym: 'children' asked, 'kids' stored",
+      "When do my children go to bed?", "VERIFIED", dict(expected=["tx-kids"], forbidden=["tx-gran", "tx-tom"])),
+     ("relation spelling: 'neighbour' asked, 'neighbor' stored",
+      "Which neighbour feeds our cat?", "VERIFIED", dict(expected=["tx-tom"], forbidden=["tx-gran", "tx-kids"])))
+
+dev4("lin", lambda c: c
+     .add("tx-colleague", "My colleague Dev commutes by ferry.", "user.work.colleague")
+     .add("tx-boss", "My manager is on leave until March.", "user.work.manager")
+     .add("tx-flat", "My flatmate plays the trumpet at night.", "user.home.flatmate"),
+     ("relation synonym: 'coworker' asked, 'colleague' stored",
+      "How does my coworker commute?", "VERIFIED", dict(expected=["tx-colleague"], forbidden=["tx-boss", "tx-flat"])),
+     ("twin: the user's own commute is not stored",
+      "How do I commute?", "UNKNOWN", dict(forbidden=["tx-colleague"], hard=["tx-colleague"])),
+     ("relation synonym: 'boss' asked, 'manager' stored",
+      "When is my boss back from leave?", "VERIFIED", dict(expected=["tx-boss"], forbidden=["tx-colleague", "tx-flat"])),
+     ("relation synonym: 'roommate' asked, 'flatmate' stored",
+      "What instrument does my roommate play?", "VERIFIED", dict(expected=["tx-flat"], forbidden=["tx-colleague"])),
+     ("twin: the neighbour's instrument is not stored",
+      "What instrument does my neighbour play?", "UNKNOWN", dict(forbidden=["tx-flat"], hard=["tx-flat"])))
+
+dev4("jo", lambda c: c
+     .add("tx-sam", "Sam's birthday is on 3 May.", "contacts.sam.birthday")
+     .add("tx-own", "Jo's birthday is on 9 June.", "user.birthday"),
+     ("the question names the relation and the name at once",
+      "When is my partner Sam's birthday?", "VERIFIED", dict(expected=["tx-sam"], forbidden=["tx-own"])),
+     ("twin: another name with the same relation is not Sam",
+      "When is my partner Alex's birthday?", "UNKNOWN", dict(forbidden=["tx-sam", "tx-own"], hard=["tx-sam"])))
+
+dev4("leah", lambda c: c
+     .add("tx-meat", "Leah never ate meat, even as a child.", "user.diet.meat", kind="negative")
+     .add("tx-porridge", "Leah eats porridge for breakfast.", "user.diet.breakfast", kind="preference"),
+     ("a negative with an irregular verb answers; the breakfast shares only the verb",
+      "Does Leah eat meat?", "VERIFIED_NEGATIVE", dict(expected=["tx-meat"], forbidden=["tx-porridge"],
+                                                       hard=["tx-porridge"])),
+     ("twin: the breakfast answers its own question, the negative stays out",
+      "What does Leah eat for breakfast?", "VERIFIED", dict(expected=["tx-porridge"], forbidden=["tx-meat"])))
+
 def _line(number: int, made: Case) -> dict:
     return {"case_id": f"gold_trust_{number:03d}", "category": "trust", "description": made.description,
             "setup": made.steps, "query": made.query, "expect": made.expect}
 
 
 def main() -> None:
-    halves = {"trust.jsonl": [], "trust-test.jsonl": [], "trust-dev2.jsonl": [], "trust-dev3.jsonl": []}
+    halves = {"trust.jsonl": [], "trust-test.jsonl": [], "trust-dev2.jsonl": [], "trust-dev3.jsonl": [],
+              "trust-dev4.jsonl": []}
     for number, made in enumerate(CASES, start=1):
         halves["trust.jsonl" if number % 2 else "trust-test.jsonl"].append(_line(number, made))
     for number, made in enumerate(DEV2, start=101):
         halves["trust-dev2.jsonl"].append(_line(number, made))
     for number, made in enumerate(DEV3, start=201):
         halves["trust-dev3.jsonl"].append(_line(number, made))
+    for number, made in enumerate(DEV4, start=301):
+        halves["trust-dev4.jsonl"].append(_line(number, made))
     for name, lines in halves.items():
         (HERE / name).write_text("".join(json.dumps(line) + "\n" for line in lines))
 
