@@ -433,6 +433,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         weights = _based_weights(space, weights)
         required = sorted({base_term(t) for t in required})
     links = person_links(space, required, caller) if features("relation_names") and required else {}
+    if features("relation_names") and required:
+        links = _asked_links(links, question, caller, required)
+    if features("relation_synonyms") and required:
+        links = _synonym_links(space, links, required, caller, features("relation_names"))
     mine = caller_speaker(space, question, caller) if features("caller_turns") and not speakers else frozenset()
     time_weight = settings.get("unseen_time_weight", 1.0)
     if time_weight != 1.0:
@@ -458,6 +462,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if forms:
         asked = _with_forms(asked)
     linked = frozenset().union(*links.values()) if links else frozenset()
+    if features("relation_synonyms"):   # "Which neighbour feeds our cat?" / "Our neighbor Tom ..."
+        linked |= frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
@@ -837,6 +843,45 @@ def _relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
     return found
 
 
+def _asked_links(links: dict[str, frozenset[str]], question: str, caller: str,
+                 required: list[str]) -> dict[str, frozenset[str]]:
+    """``links`` and the ones the question states itself: "my partner Sam's birthday" says Sam is
+    the partner, so a record holding either name of them is about them."""
+    found = dict(links)
+    for relation, name in _relation_names(question, caller):
+        if relation in required:
+            found[relation] = found.get(relation, frozenset()) | {name}
+        if name in required:
+            found[name] = found.get(name, frozenset()) | {relation}
+    return found
+
+
+# ``relation_synonyms``: the words of one relation ("mum" is "mother"; groups of ``_RELATIONS`` terms)
+_RELATION_SYNONYMS_TEXT = ("mother mum mom mommy; father dad daddy; grandmother grandma granny; grandfather grandpa; "
+                           "child children kid kids; neighbour neighbor; colleague coworker; boss manager; "
+                           "roommate flatmate housemate; fiance fiancee")
+_RELATION_SYNONYM_GROUPS = (
+    frozenset({"mother", "mum", "mom", "mommi"}), frozenset({"father", "dad", "daddi"}),
+    frozenset({"grandmoth", "grandma", "granni"}), frozenset({"grandfath", "grandpa"}),
+    frozenset({"child", "children", "kid"}), frozenset({"neighbour", "neighbor"}), frozenset({"colleagu", "cowork"}),
+    frozenset({"boss", "manag"}), frozenset({"roommat", "flatmat", "housem"}), frozenset({"fianc", "fiance"}))
+_RELATION_SYNONYMS = {term: group - {term} for group in _RELATION_SYNONYM_GROUPS for term in group}
+
+
+def _synonym_links(space: SearchSpace, links: dict[str, frozenset[str]], required: list[str], caller: str,
+                   names: bool) -> dict[str, frozenset[str]]:
+    """``links`` and, for a relation asked, its other words ("my mum": mother, mom) and, with
+    ``relation_names``, the names the scope gives the relation under those words."""
+    found = dict(links)
+    for term in required:
+        others = _RELATION_SYNONYMS.get(term)
+        if not others:
+            continue
+        named = person_links(space, sorted(others), caller) if names else {}
+        found[term] = found.get(term, frozenset()) | others | frozenset().union(*named.values())
+    return found
+
+
 def person_links(space: SearchSpace, subjects: list[str], caller: str = "") -> dict[str, frozenset[str]]:
     """subject term -> the other terms that name the same person in this scope: the name of a
     relation the question asks about ("Where does my brother work?" with "My brother is called
@@ -874,7 +919,7 @@ def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[
     return terms if not terms.isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
 
 
-# ``answer_types``: "What breed is ...", "Which airline did ...": the word after a leading what/which,
+# ``answer_types``: "What make is ...", "Which airline did ...": the word after a leading what/which,
 # before the verb, names the kind of value asked for, which a record states without it
 _ANSWER_TYPE = re.compile(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were|do|does|did|has|have|"
                           r"had|can|could|will|would|should)\b")

@@ -58,6 +58,7 @@ ADDED_KEYS = {
         ("features", "attribute_words"): False,
         ("features", "caller_turns"): False,
         ("features", "answer_types"): False,
+        ("features", "relation_synonyms"): False,
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

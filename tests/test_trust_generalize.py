@@ -156,3 +156,33 @@ def test_a_first_person_question_is_about_the_callers_own_turns(tmp_path):
     assert support(space, "Where does Leo work?", *on, caller="zara", **KEYED)["leo"] > 0.2
     # a caller who is no speaker of the scope (LoCoMo, LongMemEval): nothing changes
     assert support(space, "Where do I work?", *on, caller="sample-7", **KEYED)["leo"] > 0.2
+
+
+# -- relation_synonyms: one relation under another of its words ------------------------------------
+
+def test_the_synonym_table_is_the_stems_of_its_words():
+    groups = tuple(frozenset(tokenize(group)) for group in planner._RELATION_SYNONYMS_TEXT.split(";"))
+    assert groups == planner._RELATION_SYNONYM_GROUPS
+    assert all(group <= planner._RELATIONS for group in groups)
+
+
+def test_a_relation_asked_by_another_word_passes_the_subject_test(tmp_path):
+    space = space_of([fact("mum", "My mother lives in Porto."), fact("me", "Rui lives in Lisbon."),
+                      fact("tom", "Our neighbor Tom feeds the cat when we travel.")], tmp_path)
+    on = (*BASE, "relation_synonyms")
+    assert support(space, "Where does my mum live?", *on, caller="rui", **KEYED)["mum"] > 0.2
+    assert support(space, "Where does my mum live?", *BASE, caller="rui", **KEYED)["mum"] == 0.0
+    # the twin: the dad is another relation
+    assert support(space, "Where does my dad live?", *on, caller="rui", **KEYED)["mum"] == 0.0
+    # a relation the question names without "my": the record's relation must be asked about
+    assert support(space, "Which neighbour feeds our cat?", *on, caller="rui", **KEYED)["tom"] > 0.2
+    assert support(space, "Which neighbour feeds our cat?", *BASE, caller="rui", **KEYED)["tom"] == 0.0
+
+
+def test_a_question_naming_a_relation_and_its_name_links_them(tmp_path):
+    space = space_of([fact("sam", "Sam's birthday is on 3 May."), fact("own", "Jo's birthday is on 9 June.")],
+                     tmp_path)
+    on = (*BASE, "relation_names")
+    assert support(space, "When is my partner Sam's birthday?", *on, caller="jo", **KEYED)["sam"] > 0.2
+    assert support(space, "When is my partner Sam's birthday?", *BASE, caller="jo", **KEYED)["sam"] == 0.0
+    assert support(space, "When is my partner Alex's birthday?", *on, caller="jo", **KEYED)["sam"] == 0.0

@@ -32,7 +32,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
                       "named_subjects", "sentence_attribution", "irregular_forms", "relation_names",
                       "attribute_words", "caller_turns",
-                      "answer_types")
+                      "answer_types", "relation_synonyms")
 
 
 def enum(values):

@@ -962,9 +962,11 @@ dev4("jo", lambda c: c
 dev4("leah", lambda c: c
      .add("tx-meat", "Leah never ate meat, even as a child.", "user.diet.meat", kind="negative")
      .add("tx-porridge", "Leah eats porridge for breakfast.", "user.diet.breakfast", kind="preference"),
-     ("a negative with an irregular verb answers; the breakfast shares only the verb",
-      "Does Leah eat meat?", "VERIFIED_NEGATIVE", dict(expected=["tx-meat"], forbidden=["tx-porridge"],
-                                                       hard=["tx-porridge"])),
+     # first written VERIFIED_NEGATIVE with the breakfast forbidden; changed after the first run: a
+     # positive of the same subject and predicate ("eats") beside the negative is its boundary, as
+     # gold_extraction_034 ("works weekdays" beside "does not work on Fridays") has it
+     ("a negative with an irregular verb answers, the same predicate's positive bounds it",
+      "Does Leah eat meat?", "VERIFIED_WITH_NEGATIVE_BOUNDARY", dict(expected=["tx-meat"])),
      ("twin: the breakfast answers its own question, the negative stays out",
       "What does Leah eat for breakfast?", "VERIFIED", dict(expected=["tx-porridge"], forbidden=["tx-meat"])))
 
