@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from helpers import add_env, update_env
 from memory import planner
+from memory.decision import question_instant
 from memory.query import QueryRequest, run_query
 from memory.retrieval.tokenize import tokenize
 from test_planner_features import space_of, turn
@@ -186,3 +187,15 @@ def test_a_question_naming_a_relation_and_its_name_links_them(tmp_path):
     assert support(space, "When is my partner Sam's birthday?", *on, caller="jo", **KEYED)["sam"] > 0.2
     assert support(space, "When is my partner Sam's birthday?", *BASE, caller="jo", **KEYED)["sam"] == 0.0
     assert support(space, "When is my partner Alex's birthday?", *on, caller="jo", **KEYED)["sam"] == 0.0
+
+
+# -- class 3: the past asked in a question's own grammar ----------------------------------------------
+
+def test_did_i_use_to_asks_for_the_link_before(store):
+    old = store.mutate(add_env("I like green tea in the evening.", "user.tea", "tx1", user="kim"))["record_id"]
+    store.clock.set("2031-01-01T00:00:00Z")
+    store.mutate(update_env("These days only rooibos.", "tx2", record_id=old, user="kim"))
+    answer = run_query(store, QueryRequest(text="What tea did I use to like?", user="kim"))
+    assert answer["knowledge_state"] == "VERIFIED_HISTORICAL"
+    assert answer["evidence"][0]["statement"] == "I like green tea in the evening."
+    assert question_instant("What do I use to clean my bike?", "2031-01-01T00:00:00Z")[1] is False
