@@ -423,8 +423,6 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         # record must hold them, and (``subject_gate_only``) they are not what is asked
         required = sorted(set(required) | (asked_persons(space, question, caller) - set(speakers)))
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
-    if features("attribute_words") and keys:
-        keys = frozenset(key_terms(question, caller, attributes=_ATTRIBUTES | _MORE_ATTRIBUTES))
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
@@ -599,7 +597,7 @@ _LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\
 _AUX_FIRST = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
 
 
-def key_terms(question: str, caller: str = "", *, attributes: frozenset[str] = frozenset()) -> list[str]:
+def key_terms(question: str, caller: str = "") -> list[str]:
     """The terms of the nouns a question asks about: up to three words after a determiner or a
     possessive, cut at the first stop word; in "when does my visa expire?" the last word is the
     verb, not the noun. Not the caller's name, not relations (``subject_terms`` handles those)."""
@@ -627,22 +625,15 @@ def key_terms(question: str, caller: str = "", *, attributes: frozenset[str] = f
             words = words[:1]
         found += tokenize(" ".join(words))
     own = set(tokenize(caller)) | _OWNER_WORDS
-    attributes = attributes or _ATTRIBUTES
     return [t for t in dict.fromkeys(found)
             if t not in own and t not in _RELATIONS and t not in _TIME_WORDS and t not in _WHEN_NOUNS
-            and t not in attributes]
+            and t not in _ATTRIBUTES]
 
 
 # what a question asks *for* about a thing, whose value a record states without the word ("Sam has
 # a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
 _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
 _ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
-# ``attribute_words``: more of them, which a record states as a value ("Pat drives a Volvo XC40"
-# answers "what make is my car?", "a Triumph Bonneville" "what model is my motorbike?")
-_MORE_ATTRIBUTES_TEXT = ("make model brand species genre flavour flavor shade style height weight length date title "
-                         "version nickname surname")
-_MORE_ATTRIBUTES = frozenset({"brand", "date", "flavor", "flavour", "genr", "height", "length", "make", "model",
-                              "nicknam", "shade", "speci", "style", "surnam", "titl", "version", "weight"})
 
 
 # ``irregular_forms``: forms the Snowball stemmer leaves apart from their base word ("went", "goes"

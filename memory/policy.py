@@ -55,7 +55,6 @@ ADDED_KEYS = {
         ("features", "sentence_attribution"): False,
         ("features", "irregular_forms"): False,
         ("features", "relation_names"): False,
-        ("features", "attribute_words"): False,
         ("features", "caller_turns"): False,
         ("features", "answer_types"): False,
         ("features", "relation_synonyms"): False,

@@ -33,7 +33,6 @@ def test_the_irregular_table_is_the_stems_of_its_words():
             if tokenize(form) != tokenize(base):
                 expected[tokenize(form)[0]] = tokenize(base)[0]
     assert planner._IRREGULAR == expected
-    assert planner._MORE_ATTRIBUTES == frozenset(tokenize(planner._MORE_ATTRIBUTES_TEXT))
 
 
 # -- irregular_forms: the stemmer leaves "bought" apart from "buy", "children" from "child" ------------
@@ -109,16 +108,7 @@ def test_which_sentences_link_a_relation_to_a_name():
     assert pairs("My car is a Volvo.", "ken") == set()
 
 
-# -- attribute_words and answer_types: the kind of value asked for is not what a record must hold ------
-
-def test_more_attribute_words_are_not_key_nouns(tmp_path):
-    space = space_of([fact("car", "Pat drives a Volvo XC40."),
-                      fact("bike", "Pat's motorbike is a Triumph Bonneville.")], tmp_path)
-    on = (*BASE, "attribute_words")
-    assert support(space, "What make is my car?", *on, caller="pat", **KEYED)["car"] > 0.2
-    assert support(space, "What make is my car?", *BASE, caller="pat", **KEYED)["car"] <= 0.2
-    assert support(space, "What make is my van?", *on, caller="pat", **KEYED)["car"] <= 0.2
-
+# -- answer_types: the kind of value asked for is not what a record must hold ---------------------------
 
 def test_the_kind_of_value_asked_for_is_not_needed_when_the_thing_is_held(tmp_path):
     space = space_of([fact("car", "Pat drives a Volvo XC40."),

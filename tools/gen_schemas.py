@@ -31,7 +31,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
                       "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
                       "named_subjects", "sentence_attribution", "irregular_forms", "relation_names",
-                      "attribute_words", "caller_turns",
+                      "caller_turns",
                       "answer_types", "relation_synonyms")
 
 
