@@ -2,7 +2,7 @@
 still answer; each mechanism's test shows the record losing its support with the flag off, and a
 hard negative twin on the same store that the mechanism does not let in.
 
-The shapes come from the third dev set (benchmarks/gold/trust-dev3.jsonl), never from the
+The shapes come from the third and fourth dev sets (benchmarks/gold/trust-dev3.jsonl, -dev4), never from the
 frozen test half of the trust gold cases.
 """
 from __future__ import annotations
