@@ -75,7 +75,8 @@ def blocker(record: dict, created_at: str, as_of: str, now: str, policy: Forgett
 
 
 _YEAR = re.compile(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
-_FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then)\b")
+# "used to", and its question form "did I use to" ("What tea did I use to like?")
+_FORMERLY = re.compile(r"(?i)\b(?:used to|did\s+(?:\w+\s+){1,3}?use to|previously|formerly|before that|back then)\b")
 
 
 def question_instant(question: str, as_of: str) -> tuple[str, bool]:

@@ -431,6 +431,16 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
+    forms = features("irregular_forms")
+    if forms:
+        weights = _based_weights(space, weights)
+        required = sorted({base_term(t) for t in required})
+    links = person_links(space, required, caller) if features("relation_names") and required else {}
+    if features("relation_names") and required:
+        links = _asked_links(links, question, caller, required)
+    if features("relation_synonyms") and required:
+        links = _synonym_links(space, links, required, caller, features("relation_names"))
+    mine = caller_speaker(space, question, caller) if features("caller_turns") and not speakers else frozenset()
     time_weight = settings.get("unseen_time_weight", 1.0)
     if time_weight != 1.0:
         scaled = {t: w * time_weight for t, w in weights.items() if t in _WHEN_TERMS and not space.index.df(t)}
@@ -442,11 +452,21 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         if sum(asked_only.values()) > 0:   # "Who is my manager?" asks for the subject itself
             weights = asked_only
     share = _share_of(weights)
+    if forms:
+        share_of_terms = share
+        share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
+    if features("answer_types"):
+        share = _typed_share(share, weights, question, caller, forms)
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
         covers = lambda record_id: share(space.term_set(record_id))  # noqa: E731
     asked = frozenset(tokenize(question))
+    if forms:
+        asked = _with_forms(asked)
+    linked = frozenset().union(*links.values()) if links else frozenset()
+    if features("relation_synonyms"):   # "Which neighbour feeds our cat?" / "Our neighbor Tom ..."
+        linked |= frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
@@ -454,23 +474,27 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     sentences = pronouns and features("sentence_attribution")
     clauses = sentences and features("pronoun_scope")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
-    asked_folded = frozenset(_folded(t) for t in asked)
+    asked_folded = frozenset(_folded(t) for t in asked) | linked
 
     def measure(record_id: str) -> float:
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
         if required or speakers:
             held = _held_terms(space, record_id)
-            if not all(term in held for term in required):
+            if forms:
+                held = _with_bases(held)
+            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held) for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
-        if relations and not _about_relation_asked(space, record_id, asked):
+        if relations and not _about_relation_asked(space, record_id, asked | linked):
             return 0.0
         if named and record_person(space, record_id, own).isdisjoint(asked_folded) \
                 and record_person(space, record_id, own):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
+            return 0.0
+        if mine and space.records[record_id]["kind"] == "episode" and not _speaks_about(space, record_id, mine):
             return 0.0
         if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
             return 0.0
@@ -620,6 +644,84 @@ _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number s
 _ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
 
 
+# ``irregular_forms``: forms the Snowball stemmer leaves apart from their base word ("went", "goes"
+# -> "goe", "bought", "children", "teeth"), each group "base form form"; the table maps each
+# form's term to its base's term (tests/test_trust_generalize.py holds it to ``tokenize``)
+_IRREGULAR_TEXT = (
+    "go goes went gone; buy bought; bring brought; think thought; teach taught; catch caught; "
+    "fight fought; seek sought; fly flew flown; win won; grow grew grown; know knew known; "
+    "throw threw thrown; blow blew blown; draw drew drawn; swim swam swum; sing sang sung; "
+    "ring rang rung; drink drank drunk; begin began begun; run ran; eat ate eaten; take took taken; "
+    "give gave given; drive drove driven; ride rode ridden; write wrote written; speak spoke spoken; "
+    "break broke broken; choose chose chosen; wake woke woken; steal stole stolen; freeze froze frozen; "
+    "forget forgot forgotten; get got gotten; see saw seen; fall fell fallen; wear wore worn; meet met; "
+    "lead led; feed fed; lose lost; build built; send sent; spend spent; lend lent; sleep slept; "
+    "keep kept; feel felt; mean meant; sit sat; stand stood; understand understood; hold held; "
+    "find found; tell told; sell sold; pay paid; say said; make made; hear heard; come came; "
+    "become became; hide hid hidden; sink sank sunk; stick stuck; swing swung; hang hung; dig dug; "
+    "child children; grandchild grandchildren; man men; woman women; person people; tooth teeth; "
+    "foot feet; mouse mice; goose geese; wife wives; knife knives; half halves; shelf shelves; "
+    "wolf wolves; calf calves; loaf loaves; thief thieves; scarf scarves")
+_IRREGULAR = {
+    "ate": "eat", "becam": "becom", "began": "begin", "begun": "begin", "blew": "blow", "blown": "blow",
+    "bought": "buy", "broke": "break", "broken": "break", "brought": "bring", "built": "build",
+    "calv": "calf", "came": "come", "caught": "catch", "children": "child", "chose": "choos",
+    "chosen": "choos", "drank": "drink", "drawn": "draw", "drew": "draw", "driven": "drive",
+    "drove": "drive", "drunk": "drink", "dug": "dig", "eaten": "eat", "fallen": "fall", "fed": "feed",
+    "feet": "foot", "fell": "fall", "felt": "feel", "flew": "fli", "flown": "fli", "forgot": "forget",
+    "forgotten": "forget", "fought": "fight", "found": "find", "froze": "freez", "frozen": "freez",
+    "gave": "give", "gees": "goos", "given": "give", "goe": "go", "gone": "go", "got": "get",
+    "gotten": "get", "grandchildren": "grandchild", "grew": "grow", "grown": "grow", "halv": "half",
+    "heard": "hear", "held": "hold", "hid": "hide", "hidden": "hide", "hung": "hang", "kept": "keep",
+    "knew": "know", "knive": "knife", "known": "know", "led": "lead", "lent": "lend", "loav": "loaf",
+    "lost": "lose", "made": "make", "meant": "mean", "men": "man", "met": "meet", "mice": "mous",
+    "paid": "pay", "peopl": "person", "ran": "run", "rang": "ring", "ridden": "ride", "rode": "ride",
+    "rung": "ring", "said": "say", "sang": "sing", "sank": "sink", "sat": "sit", "saw": "see",
+    "scarv": "scarf", "seen": "see", "sent": "send", "shelv": "shelf", "slept": "sleep", "sold": "sell",
+    "sought": "seek", "spent": "spend", "spoke": "speak", "spoken": "speak", "stole": "steal",
+    "stolen": "steal", "stood": "stand", "stuck": "stick", "sung": "sing", "sunk": "sink", "swam": "swim",
+    "swum": "swim", "swung": "swing", "taken": "take", "taught": "teach", "teeth": "tooth",
+    "thiev": "thief", "thought": "think", "threw": "throw", "thrown": "throw", "told": "tell",
+    "took": "take", "understood": "understand", "went": "go", "wive": "wife", "woke": "wake",
+    "woken": "wake", "wolv": "wolf", "women": "woman", "won": "win", "wore": "wear", "worn": "wear",
+    "written": "write", "wrote": "write"}
+_IRREGULAR_FORMS = {base: tuple(sorted(form for form, of in _IRREGULAR.items() if of == base))
+                    for base in set(_IRREGULAR.values())}
+_IRREGULAR_TERMS = frozenset(_IRREGULAR)
+
+
+def base_term(term: str) -> str:
+    """The term of a word's base form: "went" -> "go", "children" -> "child"; else the term."""
+    return _IRREGULAR.get(term, term)
+
+
+def _with_bases(held: frozenset[str]) -> frozenset[str]:
+    """``held`` and the base terms of its irregular forms ("went" also holds "go")."""
+    forms = held & _IRREGULAR_TERMS
+    return held | {_IRREGULAR[t] for t in forms} if forms else held
+
+
+def _with_forms(terms: frozenset[str]) -> frozenset[str]:
+    """``terms``, their bases and every form of those bases ("go" -> go, goe, went, gone)."""
+    bases = {base_term(t) for t in terms}
+    return frozenset(terms | bases | {f for b in bases for f in _IRREGULAR_FORMS.get(b, ())})
+
+
+def _based_weights(space: SearchSpace, weights: dict[str, float]) -> dict[str, float]:
+    """The question's weights keyed by base term; a term the scope never saw under its own form
+    but saw under another ("go" beside "goes", "went") weighs as that form, not as unseen."""
+    based: dict[str, float] = {}
+    for term, weight in weights.items():
+        base = base_term(term)
+        forms = _IRREGULAR_FORMS.get(base)
+        if forms and not space.index.df(term):
+            seen = [f for f in (base, *forms) if space.index.df(f)]
+            if seen:
+                weight = min(space.weight(f) for f in seen)
+        based[base] = max(weight, based.get(base, 0.0))
+    return based
+
+
 # nouns that say when, not what ("at the end of 2023", "last autumn", "the next morning")
 _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days week weeks weekend month months year "
                     "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
@@ -706,6 +808,149 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "") -> set[st
                     found.add(term)
                     break
     return found
+
+
+# ``relation_names``: how a fact names the owner's relation: "my brother Luca", "my brother, Luca",
+# "my brother is called Luca", "Luca is my brother", "Luca, my brother, ..." (the owner: my, our, the
+# user's, the caller's name's)
+_LINK_NAME = r"([A-Z][\w-]*)"
+_LINK_RELATION = r"([a-z][\w-]*)"
+
+
+@lru_cache(maxsize=256)
+def _link_patterns(caller: str) -> tuple[re.Pattern, re.Pattern]:
+    owner = r"(?:[Mm]y|[Oo]ur|[Tt]he\s+user's" + (rf"|(?i:{re.escape(caller)})'s" if caller else "") + ")"
+    relation_first = re.compile(rf"\b{owner}\s+{_LINK_RELATION}(?:,\s*|\s+)"
+                                rf"(?:(?:(?:is|was)\s+)?(?:called|named)\s+)?{_LINK_NAME}")
+    name_first = re.compile(rf"\b{_LINK_NAME},?\s+(?:(?:is|was)\s+)?{owner}\s+{_LINK_RELATION}\b")
+    return relation_first, name_first
+
+
+def _relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """The (relation, name) pairs a fact states of the owner's relations, as folded terms."""
+    text = statement.replace("\u2019", "'")
+    relation_first, name_first = _link_patterns(caller)
+    pairs = [(m.group(1), m.group(2)) for m in relation_first.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in name_first.finditer(text)]
+    found = set()
+    for relation, name in pairs:
+        if name.lower() in _NOT_NAMES:
+            continue
+        relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
+        if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
+            found.add((next(iter(relations)), names[0]))
+    return found
+
+
+def _asked_links(links: dict[str, frozenset[str]], question: str, caller: str,
+                 required: list[str]) -> dict[str, frozenset[str]]:
+    """``links`` and the ones the question states itself: "my partner Sam's birthday" says Sam is
+    the partner, so a record holding either name of them is about them."""
+    found = dict(links)
+    for relation, name in _relation_names(question, caller):
+        if relation in required:
+            found[relation] = found.get(relation, frozenset()) | {name}
+        if name in required:
+            found[name] = found.get(name, frozenset()) | {relation}
+    return found
+
+
+# ``relation_synonyms``: the words of one relation ("mum" is "mother"; groups of ``_RELATIONS`` terms)
+_RELATION_SYNONYMS_TEXT = ("mother mum mom mommy; father dad daddy; grandmother grandma granny; grandfather grandpa; "
+                           "child children kid kids; neighbour neighbor; colleague coworker; boss manager; "
+                           "roommate flatmate housemate; fiance fiancee")
+_RELATION_SYNONYM_GROUPS = (
+    frozenset({"mother", "mum", "mom", "mommi"}), frozenset({"father", "dad", "daddi"}),
+    frozenset({"grandmoth", "grandma", "granni"}), frozenset({"grandfath", "grandpa"}),
+    frozenset({"child", "children", "kid"}), frozenset({"neighbour", "neighbor"}), frozenset({"colleagu", "cowork"}),
+    frozenset({"boss", "manag"}), frozenset({"roommat", "flatmat", "housem"}), frozenset({"fianc", "fiance"}))
+_RELATION_SYNONYMS = {term: group - {term} for group in _RELATION_SYNONYM_GROUPS for term in group}
+
+
+def _synonym_links(space: SearchSpace, links: dict[str, frozenset[str]], required: list[str], caller: str,
+                   names: bool) -> dict[str, frozenset[str]]:
+    """``links`` and, for a relation asked, its other words ("my mum": mother, mom) and, with
+    ``relation_names``, the names the scope gives the relation under those words."""
+    found = dict(links)
+    for term in required:
+        others = _RELATION_SYNONYMS.get(term)
+        if not others:
+            continue
+        named = person_links(space, sorted(others), caller) if names else {}
+        found[term] = found.get(term, frozenset()) | others | frozenset().union(*named.values())
+    return found
+
+
+def person_links(space: SearchSpace, subjects: list[str], caller: str = "") -> dict[str, frozenset[str]]:
+    """subject term -> the other terms that name the same person in this scope: the name of a
+    relation the question asks about ("Where does my brother work?" with "My brother is called
+    Luca": brother -> luca), or the relation of a name ("When is Sam's birthday?" with "My
+    partner Sam ...": sam -> partner). Only the owner's relations; only the facts holding the
+    subject are read (at most ``_PERSON_PROBE`` of them), conversation turns are not."""
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    cache = space.memo("relation_names")
+    found: dict[str, frozenset[str]] = {}
+    for term in subjects:
+        if not 0 < space.index.df(term) <= _PERSON_PROBE:
+            continue
+        linked: set[str] = set()
+        for record_id in space.index.scores([term]):
+            record = space.records.get(record_id) if record_id in space.records else None
+            if record is None or record["kind"] == "episode":
+                continue
+            pairs = cache.get((record_id, caller))
+            if pairs is None:
+                pairs = cache[(record_id, caller)] = _relation_names(record["statement"], caller)
+            linked |= {name for relation, name in pairs if relation == term}
+            linked |= {relation for relation, name in pairs if name == term}
+        if linked - own - {term}:
+            found[term] = frozenset(linked - own - {term})
+    return found
+
+
+def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[str]:
+    """The caller's terms when a first-person question ("Where do I work?") is asked by a speaker of
+    the scope's conversations (``caller_turns``): their own turns, and turns saying "you" to them,
+    are about them; another speaker's "I still work nights" is not. Else none."""
+    terms = _speaker_terms(caller) if caller else frozenset()
+    if not terms or not _FIRST_PERSON_WORDS.search(question.replace("\u2019", "'")):
+        return frozenset()
+    return terms if not terms.isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
+
+
+# ``answer_types``: "What make is ...", "Which airline did ...": the word after a leading what/which,
+# before the verb, names the kind of value asked for, which a record states without it
+_ANSWER_TYPE = re.compile(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were|do|does|did|has|have|"
+                          r"had|can|could|will|would|should)\b")
+
+
+def answer_type(question: str) -> str | None:
+    """The term of the kind of value a question asks for ("What make is my car?" -> make), or None."""
+    found = _ANSWER_TYPE.match(question.replace("\u2019", "'"))
+    terms = tokenize(found.group(1)) if found else []
+    return terms[0] if len(terms) == 1 else None
+
+
+def _typed_share(share: Callable, weights: dict[str, float], question: str, caller: str,
+                 forms: bool) -> Callable[[frozenset[str]], float]:
+    """``share``, except that a record holding every other weighted term of the question, among
+    them a thing it is asked about (a key noun or a name: "my car", "to Tokyo"), fully supports
+    it without the kind of value asked for ("Pat drives a Volvo XC40" answers "What make is my
+    car?"). A record holding only the question's verb ("What medication do I take?" / "I take
+    the bus") is not helped: the question names no thing it holds."""
+    kind = answer_type(question)
+    if kind is None:
+        return share
+    kind = base_term(kind) if forms else kind
+    rest = frozenset(weights) - {kind}
+    things = {base_term(t) if forms else t for t in (*key_terms(question, caller), *name_terms(question))}
+    if kind not in weights or not rest & things:
+        return share
+
+    def typed(held: frozenset[str]) -> float:
+        terms = _with_bases(held) if forms else held
+        return 1.0 if kind not in terms and rest <= terms else share(held)
+    return typed
 
 
 def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:

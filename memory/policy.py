@@ -56,6 +56,11 @@ ADDED_KEYS = {
         ("features", "pronoun_scope"): False,      # whole sentences attributed (issue 13, abstention)
         ("features", "stated_contest"): False,     # a match contests an answer by its coverage
         ("decision", "swap_ratio"): 0,             # no speaker-swap test
+        ("features", "irregular_forms"): False,
+        ("features", "relation_names"): False,
+        ("features", "caller_turns"): False,
+        ("features", "answer_types"): False,
+        ("features", "relation_synonyms"): False,
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

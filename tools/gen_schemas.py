@@ -30,7 +30,10 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "date_field", "person_possessors", "relative_dates", "question_dates", "dense_search",
                       "relation_subjects", "dialogue_pronouns", "negative_scope", "follow_supersession",
                       "subject_gate_only", "unseen_modifier_abstains", "role_possessors",
-                      "named_subjects", "sentence_attribution", "pronoun_scope", "stated_contest")
+                      "named_subjects", "sentence_attribution", "pronoun_scope", "stated_contest",
+                      "irregular_forms", "relation_names",
+                      "caller_turns",
+                      "answer_types", "relation_synonyms")
 
 
 def enum(values):

@@ -1,7 +1,7 @@
 """On/off measurement of issue 13's trust mechanisms (benchmarks/reports/gold-trust-ablation.md).
 
 For the shipped policy and for each mechanism switched off (or its weight set back), one run of:
-the trust gold cases by set (dev, dev2, frozen test: passed and VERIFIED answers citing a
+the trust gold cases by set (dev, dev2, dev3, dev4, frozen test: passed and VERIFIED answers citing a
 forbidden record), the other gold categories (passed), and, with ``--locomo FILE``, the LoCoMo
 dev half's abstention (precision / recall / false-abstention rate at two thresholds) and R@10.
 
@@ -34,6 +34,14 @@ VARIANTS = [
     ("`features.named_subjects` off", {"features.named_subjects": False}),
     ("`features.sentence_attribution` off", {"features.sentence_attribution": False}),
     ("`decision.evidence_ratio` 0.4 -> 0", {"decision.evidence_ratio": 0.0}),
+    ("`features.irregular_forms` off", {"features.irregular_forms": False}),
+    ("`features.relation_names` off", {"features.relation_names": False}),
+    ("`features.relation_synonyms` off", {"features.relation_synonyms": False}),
+    ("`features.answer_types` off", {"features.answer_types": False}),
+    ("`features.caller_turns` off", {"features.caller_turns": False}),
+    ("third round all off", {"features.irregular_forms": False, "features.relation_names": False,
+                             "features.relation_synonyms": False, "features.answer_types": False,
+                             "features.caller_turns": False}),
 ]
 
 
@@ -50,7 +58,9 @@ def _trust_set(case_id: str) -> str:
     if not case_id.startswith("gold_trust_"):
         return "other"
     number = int(case_id.rsplit("_", 1)[1])
-    return "dev2" if number > 100 else ("dev" if number % 2 else "test")
+    if number > 100:
+        return "dev4" if number > 300 else "dev3" if number > 200 else "dev2"
+    return "dev" if number % 2 else "test"
 
 
 def gold_row(changes: dict) -> dict:
@@ -61,7 +71,7 @@ def gold_row(changes: dict) -> dict:
     cited = {f["case_id"] for f in report["failures"] if f["got"]["knowledge_state"] != "UNKNOWN"
              and "forbidden in evidence" in f["why"]}
     row = {}
-    for name in ("dev", "dev2", "test", "other"):
+    for name in ("dev", "dev2", "dev3", "dev4", "test", "other"):
         ids = [c["case_id"] for c in cases if _trust_set(c["case_id"]) == name]
         row[name] = (sum(1 for i in ids if i not in failed), len(ids), sum(1 for i in ids if i in cited))
     row["gates"] = not gold.check_gates(report, gold.load_gates())
@@ -97,13 +107,14 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print("| variant | trust dev | trust dev2 | trust test | other gold | gold gates | LoCoMo dev R@10 "
-          "| abst. P / R / FA at 0.05 | at 0.2 (min_coverage) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| variant | trust dev | trust dev2 | trust dev3 | trust dev4 | trust test | other gold | gold gates "
+          "| LoCoMo dev R@10 | abst. P / R / FA at 0.05 | at 0.2 (min_coverage) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         g = row["gold"]
         cells = [row["variant"]] + [f"{p}/{n} ({c})" if name != "other" else f"{p}/{n}"
-                                    for name in ("dev", "dev2", "test", "other") for p, n, c in [g[name]]]
+                                    for name in ("dev", "dev2", "dev3", "dev4", "test", "other")
+                                    for p, n, c in [g[name]]]
         cells.append("pass" if g["gates"] else "fail")
         if "locomo_dev" in row:
             lo = row["locomo_dev"]

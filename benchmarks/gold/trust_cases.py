@@ -1,5 +1,6 @@
 """Writes the ``trust`` gold category: benchmarks/gold/trust.jsonl (dev), trust-test.jsonl (test) and
-trust-dev2.jsonl (a second dev set, ``DEV2``, ids from 101).
+trust-dev2.jsonl (a second dev set, ``DEV2``, ids from 101) and trust-dev3.jsonl (a third, ``DEV3``,
+ids from 201) and trust-dev4.jsonl (a fourth, ``DEV4``, ids from 301).
 
 Issue 13's six failure classes, each case with a hard negative that would win or leak
 without the fix. Written from the issue's descriptions before any code change, not tuned on
@@ -658,17 +659,333 @@ dev2("elif", "class 5 positive: a positive and an on-topic negative about langua
     .ask("Which languages does Elif speak?", "VERIFIED_WITH_NEGATIVE_BOUNDARY", expected=["tx-speaks", "tx-no-german"])
 
 
+
+# -- DEV3: over-abstention and generalization (ids from 201) ---------------------------------------
+# Written after the second round (the frozen half failed 4/34, three of them UNKNOWN where VERIFIED
+# was expected), before the next code change. Each store is asked several questions: POSITIVES in
+# shapes the other sets lack (other verb forms and tenses, irregular plurals, a person named by
+# relation and by name, "The user's ..." facts, the user's own conversation turns, keyed facts
+# with updates, attribute words a record states without the word) beside hard negative twins on
+# the same store (the other person's fact, an unseen thing, an off-topic question).
+DEV3: list[Case] = []
+
+
+def dev3(user, setup, *asks, start="2024-03-01T09:00:00Z"):
+    """One store (``setup(case)`` adds its records), one case per (description, question, state,
+    expectations) in ``asks``."""
+    for description, text, state, expect in asks:
+        made = Case(user, description, start)
+        setup(made)
+        made.ask(text, state, **expect)
+        DEV3.append(made)
+
+
+dev3("amara", lambda c: c
+     .add("tx-son", "My son Idris goes to Riverside Academy.", "user.family.son.school")
+     .add("tx-noor", "Amara's daughter Noor plays the violin.", "user.family.daughter.music"),
+     ("verb form: 'go' asked, 'goes' stored; the son asked by name",
+      "What school does Idris go to?", "VERIFIED", dict(expected=["tx-son"], forbidden=["tx-noor"])),
+     ("verb form: the son asked by relation",
+      "Which school does my son go to?", "VERIFIED", dict(expected=["tx-son"], forbidden=["tx-noor"])),
+     ("twin: the daughter's school is not stored; the son's must not answer",
+      "What school does Noor go to?", "UNKNOWN", dict(forbidden=["tx-son"], hard=["tx-son"])))
+
+dev3("lars", lambda c: c
+     .add("tx-honeymoon", "We went to Lisbon for our honeymoon in 2019.", "user.travel.honeymoon")
+     .add("tx-oslo", "Lars goes to Oslo for work every quarter.", "user.work.travel"),
+     ("past tense: 'go' asked, 'went' stored",
+      "Where did we go on our honeymoon?", "VERIFIED", dict(expected=["tx-honeymoon"], forbidden=["tx-oslo"])),
+     ("twin: the anniversary trip is not stored; 'go' alone must not answer",
+      "Where did we go for our tenth anniversary?", "UNKNOWN",
+      dict(forbidden=["tx-honeymoon", "tx-oslo"], hard=["tx-honeymoon"])))
+
+dev3("priya", lambda c: c
+     .add("tx-bike", "Bought a Brompton folding bike in March.", "user.purchases.bike")
+     .add("tx-laptop", "Priya's husband bought a new laptop last week.", "user.family.husband.laptop"),
+     ("irregular past: 'buy' asked, 'bought' stored",
+      "What bike did I buy?", "VERIFIED", dict(expected=["tx-bike"], forbidden=["tx-laptop"])),
+     ("twin: the husband's laptop is not the user's",
+      "What laptop did I buy?", "UNKNOWN", dict(forbidden=["tx-laptop"], hard=["tx-laptop"])),
+     ("irregular past: the husband's purchase asked for",
+      "What did my husband buy?", "VERIFIED", dict(expected=["tx-laptop"], forbidden=["tx-bike"])))
+
+dev3("oren", lambda c: c
+     .add("tx-move", "Oren is moving to Edinburgh in September.", "user.move")
+     .add("tx-sister", "His sister moved to Cardiff last year.", "user.family.sister.move"),
+     ("tense: 'moving' stored, 'moving' asked; the sister's move stays out",
+      "Where am I moving to?", "VERIFIED", dict(expected=["tx-move"], forbidden=["tx-sister"])),
+     ("twin: the brother's move is not stored",
+      "Where did my brother move to?", "UNKNOWN", dict(forbidden=["tx-move", "tx-sister"], hard=["tx-sister"])),
+     ("tense: 'moved' stored, 'move' asked, about the sister",
+      "Where did my sister move?", "VERIFIED", dict(expected=["tx-sister"], forbidden=["tx-move"])))
+
+dev3("wen", lambda c: c
+     .add("tx-taught", "Wen taught maths at a secondary school for ten years.", "user.career.teaching")
+     .add("tx-mother", "Wen's mother spoke only Cantonese at home.", "user.family.mother.language"),
+     ("irregular past: 'teach' asked, 'taught' stored",
+      "What did I teach?", "VERIFIED", dict(expected=["tx-taught"], forbidden=["tx-mother"])),
+     ("twin: the father's teaching is not stored",
+      "What did my father teach?", "UNKNOWN", dict(forbidden=["tx-taught"], hard=["tx-taught"])),
+     ("irregular past: 'speak' asked, 'spoke' stored, about the mother",
+      "What did my mother speak at home?", "VERIFIED", dict(expected=["tx-mother"], forbidden=["tx-taught"])))
+
+dev3("beth", lambda c: c
+     .add("tx-kids", "The children's dentist is Dr Patel on King Street.", "user.family.children.dentist")
+     .add("tx-own", "Beth's own dentist is Dr Howe.", "user.health.dentist"),
+     ("irregular plural: 'child' asked, 'children' stored",
+      "Who is my child's dentist?", "VERIFIED", dict(expected=["tx-kids"], forbidden=["tx-own"])),
+     ("twin: the children's piano teacher is not stored",
+      "Who is my child's piano teacher?", "UNKNOWN", dict(forbidden=["tx-kids", "tx-own"], hard=["tx-kids"])),
+     ("the user's own dentist, with the children's in the store",
+      "Who is my dentist?", "VERIFIED", dict(expected=["tx-own"], forbidden=["tx-kids"])))
+
+dev3("rita", lambda c: c
+     .add("tx-tooth", "Rita had a wisdom tooth removed in January.", "user.health.tooth")
+     .add("tx-knee", "Rita's knee surgery is booked for May.", "user.health.knee"),
+     ("irregular plural: 'teeth' asked, 'tooth' stored",
+      "When were my wisdom teeth removed?", "VERIFIED", dict(expected=["tx-tooth"], forbidden=["tx-knee"])),
+     ("twin: the appendix is never stored; 'removed' alone must not answer",
+      "When was my appendix removed?", "UNKNOWN", dict(forbidden=["tx-tooth"], hard=["tx-tooth"])))
+
+dev3("jude", lambda c: c
+     .add("tx-sam", "My partner Sam's birthday is on 3 May.", "user.family.partner.birthday")
+     .add("tx-own", "Jude's birthday is on 19 November.", "user.birthday"),
+     ("named by relation and name: asked by name",
+      "When is Sam's birthday?", "VERIFIED", dict(expected=["tx-sam"], forbidden=["tx-own"])),
+     ("named by relation and name: asked by relation",
+      "When is my partner's birthday?", "VERIFIED", dict(expected=["tx-sam"], forbidden=["tx-own"])),
+     ("twin: the sister's birthday is not stored",
+      "When is my sister's birthday?", "UNKNOWN", dict(forbidden=["tx-sam", "tx-own"], hard=["tx-sam"])),
+     ("the user's own birthday beside the partner's",
+      "When is my birthday?", "VERIFIED", dict(expected=["tx-own"], forbidden=["tx-sam"])))
+
+dev3("ken", lambda c: c
+     .add("tx-brother", "My brother is called Luca.", "user.family.brother.name")
+     .add("tx-luca", "Luca works at Ferrari in Maranello.", "contacts.luca.job")
+     .add("tx-ken", "Ken works as a sound engineer.", "user.work.job"),
+     ("relation asked, the fact stored by name (another record names the relation)",
+      "Where does my brother work?", "VERIFIED", dict(expected=["tx-luca"], forbidden=["tx-ken"])),
+     ("twin: the sister's work is not stored",
+      "Where does my sister work?", "UNKNOWN", dict(forbidden=["tx-luca", "tx-ken"], hard=["tx-luca"])),
+     ("the named person asked by name",
+      "Where does Luca work?", "VERIFIED", dict(expected=["tx-luca"], forbidden=["tx-ken"])),
+     ("the user's own work, beside the brother's",
+      "What do I work as?", "VERIFIED", dict(expected=["tx-ken"], forbidden=["tx-luca"])))
+
+dev3("nina", lambda c: c
+     .add("tx-elsa", "Nina's daughter Elsa swims for the county team.", "user.family.daughter.sport")
+     .add("tx-nina", "Nina swam competitively at university.", "user.sport.past"),
+     ("the daughter asked by name",
+      "Does Elsa swim for a team?", "VERIFIED", dict(expected=["tx-elsa"], forbidden=["tx-nina"])),
+     ("twin: the son is not stored",
+      "Does my son swim?", "UNKNOWN", dict(forbidden=["tx-elsa", "tx-nina"], hard=["tx-elsa"])),
+     ("irregular past: 'swim' asked, 'swam' stored, the user's own",
+      "Did I swim at university?", "VERIFIED", dict(expected=["tx-nina"], forbidden=["tx-elsa"])))
+
+dev3("cora", lambda c: c
+     .add("tx-band", "The user's favourite band is Radiohead.", "user.preference.band", kind="preference")
+     .add("tx-finn", "The user's brother Finn plays drums in a punk band.", "user.family.brother.band"),
+     ("third person 'The user's ...' answers 'my ...'",
+      "What is my favourite band?", "VERIFIED", dict(expected=["tx-band"], forbidden=["tx-finn"])),
+     ("twin: the favourite film is never stored",
+      "What is my favourite film?", "UNKNOWN", dict(forbidden=["tx-band"], hard=["tx-band"])),
+     ("the brother asked by name, 'play' for 'plays'",
+      "What band does Finn play in?", "VERIFIED", dict(expected=["tx-finn"], forbidden=["tx-band"])),
+     ("twin: the brother's drums are not the user's",
+      "Do I play the drums?", "UNKNOWN", dict(forbidden=["tx-finn"], hard=["tx-finn"])))
+
+dev3("dev", lambda c: c
+     .add("tx-user", "The user is allergic to shellfish.", "user.health.allergy")
+     .add("tx-arjun", "The user's son Arjun is allergic to peanuts.", "user.family.son.allergy"),
+     ("third person 'The user is ...' answers 'am I ...'",
+      "What am I allergic to?", "VERIFIED", dict(expected=["tx-user"], forbidden=["tx-arjun"])),
+     ("the son asked by name",
+      "What is Arjun allergic to?", "VERIFIED", dict(expected=["tx-arjun"], forbidden=["tx-user"])),
+     ("twin: the daughter's allergy is not stored",
+      "What is my daughter allergic to?", "UNKNOWN", dict(forbidden=["tx-user", "tx-arjun"], hard=["tx-arjun"])))
+
+dev3("zara", lambda c: c
+     .turn("tx-zara-job", "Zara", "I'm working at Boots as a pharmacist now.")
+     .turn("tx-leo", "Leo", "Congrats! I still work nights at the hospital.")
+     .turn("tx-zara-commute", "Zara", "My commute is only ten minutes these days."),
+     ("the user's own conversation turn answers a first-person question; the friend's does not",
+      "Where do I work?", "VERIFIED", dict(expected=["tx-zara-job"], forbidden=["tx-leo"])),
+     ("the friend asked by name",
+      "Where does Leo work?", "VERIFIED", dict(expected=["tx-leo"], forbidden=["tx-zara-job"])),
+     ("twin: the friend's commute is not the user's",
+      "How long is Leo's commute?", "UNKNOWN", dict(forbidden=["tx-zara-commute"], hard=["tx-zara-commute"])))
+
+dev3("hal", lambda c: c
+     .add("tx-gym-old", "Hal's gym is PureGym on Deansgate.", "user.gym")
+     .update("tx-gym-new", "tx-gym-old", "Hal switched to The Gym Group in Salford.", "user.gym")
+     .add("tx-wife", "Hal's wife goes to a yoga studio in Chorlton.", "user.family.wife.exercise"),
+     ("keyed fact with an update; 'go' asked",
+      "Which gym do I go to?", "VERIFIED",
+      dict(expected=["tx-gym-new"], forbidden=["tx-gym-old", "tx-wife"], trap=True)),
+     ("twin: the brother's gym is not stored",
+      "Which gym does my brother go to?", "UNKNOWN",
+      dict(forbidden=["tx-gym-old", "tx-gym-new", "tx-wife"], hard=["tx-gym-new"])),
+     ("the wife's yoga, 'go' for 'goes'",
+      "Where does my wife go for yoga?", "VERIFIED",
+      dict(expected=["tx-wife"], forbidden=["tx-gym-old", "tx-gym-new"])))
+
+dev3("ivy", lambda c: c
+     .add("tx-car-old", "Ivy drives a Ford Focus.", "user.car")
+     .update("tx-car-new", "tx-car-old", "Ivy sold the Focus and bought a Tesla Model 3.", "user.car"),
+     ("keyed update: the question matches the old record; the successor answers",
+      "What car do I drive?", "VERIFIED", dict(expected=["tx-car-new"], forbidden=["tx-car-old"], trap=True)),
+     ("twin: the dad's car is not stored",
+      "What car does my dad drive?", "UNKNOWN", dict(forbidden=["tx-car-old", "tx-car-new"], hard=["tx-car-new"])),
+     ("irregular past in an update: 'buy' asked, 'bought' stored",
+      "What car did I buy?", "VERIFIED", dict(expected=["tx-car-new"], forbidden=["tx-car-old"])))
+
+dev3("mo", lambda c: c
+     .add("tx-bristol", "Mo lives in Bristol.", "user.home_city")
+     .update("tx-glasgow", "tx-bristol", "Mo moved to Glasgow in June.", "user.home_city"),
+     ("keyed update phrased with another verb: the successor answers",
+      "Where do I live?", "VERIFIED", dict(expected=["tx-glasgow"], forbidden=["tx-bristol"], trap=True)),
+     ("twin: the mum's home is not stored",
+      "Where does my mum live?", "UNKNOWN", dict(forbidden=["tx-bristol", "tx-glasgow"], hard=["tx-glasgow"])))
+
+dev3("pat", lambda c: c
+     .add("tx-car", "Pat drives a Volvo XC40.", "user.car")
+     .add("tx-motorbike", "Pat's motorbike is a Triumph Bonneville.", "user.motorbike"),
+     ("attribute word the record states without it: 'make'",
+      "What make is my car?", "VERIFIED", dict(expected=["tx-car"], forbidden=["tx-motorbike"])),
+     ("twin: the van is never stored",
+      "What make is my van?", "UNKNOWN", dict(forbidden=["tx-car", "tx-motorbike"], hard=["tx-car"])),
+     ("attribute word the record states without it: 'model'",
+      "What model is my motorbike?", "VERIFIED", dict(expected=["tx-motorbike"], forbidden=["tx-car"])))
+
+dev3("fern", lambda c: c
+     .add("tx-swim", "My kids' swimming lessons are on Saturday mornings.", "user.family.kids.swimming"),
+     ("plural possessive stored, singular asked",
+      "When is my kid's swimming lesson?", "VERIFIED", dict(expected=["tx-swim"])),
+     ("twin: the piano lesson is never stored",
+      "When is my kid's piano lesson?", "UNKNOWN", dict(forbidden=["tx-swim"], hard=["tx-swim"])))
+
+dev3("tess", lambda c: c
+     .add("tx-tokyo", "Tess flew to Tokyo with ANA last spring.", "user.travel.tokyo")
+     .add("tx-sister", "Tess's sister lives in Osaka.", "user.family.sister.home"),
+     ("irregular past: 'fly' asked, 'flew' stored",
+      "Which airline did I fly with to Tokyo?", "VERIFIED", dict(expected=["tx-tokyo"], forbidden=["tx-sister"])),
+     ("twin: the brother's flight is not stored",
+      "Which airline did my brother fly with?", "UNKNOWN", dict(forbidden=["tx-tokyo"], hard=["tx-tokyo"])))
+
+dev3("ada", lambda c: c
+     .add("tx-son", "My son won the regional chess tournament.", "user.family.son.chess")
+     .add("tx-ada", "Ada plays bridge on Tuesday nights.", "user.hobby.bridge"),
+     ("irregular past: 'win' asked, 'won' stored; only the verb is shared besides the relation",
+      "What did my son win?", "VERIFIED", dict(expected=["tx-son"], forbidden=["tx-ada"])),
+     ("twin: the daughter's win is not stored",
+      "What did my daughter win?", "UNKNOWN", dict(forbidden=["tx-son"], hard=["tx-son"])))
+
+dev3("kofi", lambda c: c
+     .add("tx-parents", "My parents grew up in Kumasi.", "user.family.parents.origin")
+     .add("tx-kofi", "Kofi works in Leeds as a nurse.", "user.work.job"),
+     ("irregular past: 'grow up' asked, 'grew up' stored",
+      "Where did my parents grow up?", "VERIFIED", dict(expected=["tx-parents"], forbidden=["tx-kofi"])),
+     ("twin: the wife's home town is not stored",
+      "Where did my wife grow up?", "UNKNOWN", dict(forbidden=["tx-parents"], hard=["tx-parents"])))
+
+
+# -- DEV4: the same person under another word (ids from 301) ---------------------------------------
+# Written after the third round's fixes passed trust-dev3, from probes of shapes dev3 lacks, before
+# the next code change: a relation asked by another of its words than the record's (mum / mother,
+# dad / father, grandma / grandmother, kids / children, neighbour / neighbor, coworker / colleague,
+# roommate / flatmate, boss / manager), a question naming a relation and its name at once ("my
+# partner Sam's birthday"), a negative stated with an irregular verb; each beside a twin on the
+# same store.
+DEV4: list[Case] = []
+
+
+def dev4(user, setup, *asks, start="2024-04-01T09:00:00Z"):
+    for description, text, state, expect in asks:
+        made = Case(user, description, start)
+        setup(made)
+        made.ask(text, state, **expect)
+        DEV4.append(made)
+
+
+dev4("rui", lambda c: c
+     .add("tx-mum", "My mother lives in Porto.", "user.family.mother.home")
+     .add("tx-me", "Rui lives in Lisbon.", "user.home"),
+     ("relation synonym: 'mum' asked, 'mother' stored",
+      "Where does my mum live?", "VERIFIED", dict(expected=["tx-mum"], forbidden=["tx-me"])),
+     ("twin: the dad's home is not stored",
+      "Where does my dad live?", "UNKNOWN", dict(forbidden=["tx-mum", "tx-me"], hard=["tx-mum"])))
+
+dev4("gwen", lambda c: c
+     .add("tx-dad", "The user's father worked as a miner in Wales.", "user.family.father.job")
+     .add("tx-user", "The user teaches yoga.", "user.job"),
+     ("relation synonym: 'dad' asked, 'father' stored, in the third person",
+      "Where did my dad work?", "VERIFIED", dict(expected=["tx-dad"], forbidden=["tx-user"])),
+     ("twin: the mum's work is not stored",
+      "Where did my mum work?", "UNKNOWN", dict(forbidden=["tx-dad", "tx-user"], hard=["tx-dad"])))
+
+dev4("ivo", lambda c: c
+     .add("tx-gran", "My grandmother makes plum jam every August.", "user.family.grandmother.jam")
+     .add("tx-kids", "My kids go to bed at 8.", "user.family.kids.bedtime")
+     .add("tx-tom", "Our neighbor Tom feeds the cat when we travel.", "user.neighbours.tom"),
+     ("relation synonym: 'grandma' asked, 'grandmother' stored",
+      "When does my grandma make jam?", "VERIFIED", dict(expected=["tx-gran"], forbidden=["tx-kids", "tx-tom"])),
+     ("twin: the grandpa's jam is not stored",
+      "When does my grandpa make jam?", "UNKNOWN", dict(forbidden=["tx-gran"], hard=["tx-gran"])),
+     ("relation synonym: 'children' asked, 'kids' stored",
+      "When do my children go to bed?", "VERIFIED", dict(expected=["tx-kids"], forbidden=["tx-gran", "tx-tom"])),
+     ("relation spelling: 'neighbour' asked, 'neighbor' stored",
+      "Which neighbour feeds our cat?", "VERIFIED", dict(expected=["tx-tom"], forbidden=["tx-gran", "tx-kids"])))
+
+dev4("lin", lambda c: c
+     .add("tx-colleague", "My colleague Dev commutes by ferry.", "user.work.colleague")
+     .add("tx-boss", "My manager is on leave until March.", "user.work.manager")
+     .add("tx-flat", "My flatmate plays the trumpet at night.", "user.home.flatmate"),
+     ("relation synonym: 'coworker' asked, 'colleague' stored",
+      "How does my coworker commute?", "VERIFIED", dict(expected=["tx-colleague"], forbidden=["tx-boss", "tx-flat"])),
+     ("twin: the user's own commute is not stored",
+      "How do I commute?", "UNKNOWN", dict(forbidden=["tx-colleague"], hard=["tx-colleague"])),
+     ("relation synonym: 'boss' asked, 'manager' stored",
+      "When is my boss back from leave?", "VERIFIED", dict(expected=["tx-boss"], forbidden=["tx-colleague", "tx-flat"])),
+     ("relation synonym: 'roommate' asked, 'flatmate' stored",
+      "What instrument does my roommate play?", "VERIFIED", dict(expected=["tx-flat"], forbidden=["tx-colleague"])),
+     ("twin: the neighbour's instrument is not stored",
+      "What instrument does my neighbour play?", "UNKNOWN", dict(forbidden=["tx-flat"], hard=["tx-flat"])))
+
+dev4("jo", lambda c: c
+     .add("tx-sam", "Sam's birthday is on 3 May.", "contacts.sam.birthday")
+     .add("tx-own", "Jo's birthday is on 9 June.", "user.birthday"),
+     ("the question names the relation and the name at once",
+      "When is my partner Sam's birthday?", "VERIFIED", dict(expected=["tx-sam"], forbidden=["tx-own"])),
+     ("twin: another name with the same relation is not Sam",
+      "When is my partner Alex's birthday?", "UNKNOWN", dict(forbidden=["tx-sam", "tx-own"], hard=["tx-sam"])))
+
+dev4("leah", lambda c: c
+     .add("tx-meat", "Leah never ate meat, even as a child.", "user.diet.meat", kind="negative")
+     .add("tx-porridge", "Leah eats porridge for breakfast.", "user.diet.breakfast", kind="preference"),
+     # first written VERIFIED_NEGATIVE with the breakfast forbidden; changed after the first run: a
+     # positive of the same subject and predicate ("eats") beside the negative is its boundary, as
+     # gold_extraction_034 ("works weekdays" beside "does not work on Fridays") has it
+     ("a negative with an irregular verb answers, the same predicate's positive bounds it",
+      "Does Leah eat meat?", "VERIFIED_WITH_NEGATIVE_BOUNDARY", dict(expected=["tx-meat"])),
+     ("twin: the breakfast answers its own question, the negative stays out",
+      "What does Leah eat for breakfast?", "VERIFIED", dict(expected=["tx-porridge"], forbidden=["tx-meat"])))
+
 def _line(number: int, made: Case) -> dict:
     return {"case_id": f"gold_trust_{number:03d}", "category": "trust", "description": made.description,
             "setup": made.steps, "query": made.query, "expect": made.expect}
 
 
 def main() -> None:
-    halves = {"trust.jsonl": [], "trust-test.jsonl": [], "trust-dev2.jsonl": []}
+    halves = {"trust.jsonl": [], "trust-test.jsonl": [], "trust-dev2.jsonl": [], "trust-dev3.jsonl": [],
+              "trust-dev4.jsonl": []}
     for number, made in enumerate(CASES, start=1):
         halves["trust.jsonl" if number % 2 else "trust-test.jsonl"].append(_line(number, made))
     for number, made in enumerate(DEV2, start=101):
         halves["trust-dev2.jsonl"].append(_line(number, made))
+    for number, made in enumerate(DEV3, start=201):
+        halves["trust-dev3.jsonl"].append(_line(number, made))
+    for number, made in enumerate(DEV4, start=301):
+        halves["trust-dev4.jsonl"].append(_line(number, made))
     for name, lines in halves.items():
         (HERE / name).write_text("".join(json.dumps(line) + "\n" for line in lines))
 
