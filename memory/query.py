@@ -184,11 +184,22 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
         things = planner.thing_terms(request.text, request.user)
-        found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
-                                  candidate.coverage, view.created[candidate.record_id],
-                                  support=supports(candidate.record_id),
-                                  anchored=not things.isdisjoint(space.term_set(candidate.record_id)))
-                 for candidate in result.candidates]
+        keyed_supports, keyed_things = supports, things
+        asked = _without_time(request.text, as_of) if retrieval.feature("follow_supersession") else request.text
+        if asked != request.text:
+            # the words that say when ("in 2021", "previous") set the instant a keyed record is
+            # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
+            # episode's validity is when it was said, not what it talks about: it keeps them.
+            keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
+            keyed_things = planner.thing_terms(asked, request.user)
+        found = []
+        for candidate in result.candidates:
+            record = view.records[candidate.record_id]
+            keyed = record["kind"] != "episode" and bool(record["memory_key"])
+            found.append(decide_mod.Match(
+                record, candidate.score, candidate.fused, candidate.coverage, view.created[candidate.record_id],
+                support=(keyed_supports if keyed else supports)(candidate.record_id),
+                anchored=not (keyed_things if keyed else things).isdisjoint(space.term_set(candidate.record_id))))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting)
@@ -201,6 +212,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def _without_time(question: str, as_of: str) -> str:
+    rest = decide_mod.question_time(question, as_of)[2]
+    return rest if rest.strip(" ?!.") else question
 
 
 def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[dict]:
@@ -259,7 +275,7 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     verdict = evaluation.verdict
     decision = store.policies.retrieval.decision
     ratio = decision.get("support_ratio", 0.0)
-    confidence = decide_mod.confidence(verdict.eligible, ratio)
+    confidence = decide_mod.confidence(verdict.eligible, ratio, verdict.blocked)
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 
