@@ -86,6 +86,13 @@ class Case:
             env["valid_time"] = {"to": valid_to}
         return self._step(at, env, expect)
 
+    def erase_scope(self, tx, at, user):
+        env = {"schema_version": _ENV, "transaction_id": tx, "operation": "erase",
+               "actor": {"type": "user_via_agent", "id": "assistant"}, "source": _source(at),
+               "target": {"record_id": None, "memory_key": None, "whole_scope": True, "scope": self._scope(user)},
+               "reason": "the user asked to erase everything"}
+        return self._step(at, env, None)
+
     def ask(self, text, state, expected=(), forbidden=(), hard=(), reason=None, as_of=None, recorded_as_of=None,
             trap=False, at=None, user=None):
         if state == "UNKNOWN" and reason is None:
@@ -669,16 +676,240 @@ case("abstention", "ivo", "positive twin: an active record on topic beside a dis
          forbidden=["tx-a", "tx-b", "tx-cand", "tx-old"], at="2023-02-01T09:00:00Z")
 
 
-# ids: gold_<category>_2NN, numbered per category in the order written
-def main() -> None:
+
+# -- second round (general-dev2.jsonl), written after the first fixes, before any further change --
+FIRST = len(CASES)
+
+case("temporal", "pia", "a retroactive update (recorded in February, valid from 1 January) seen as recorded "
+     "before it was written: the store then held the old employer as current, VERIFIED; the new one did not "
+     "exist yet") \
+    .add("tx-old-job", "2022-05-01T09:00:00Z", "Pia is a product designer at Lumen Studio.", "user.employer",
+         aliases=["employer", "works", "job"]) \
+    .update("tx-new-job", "2024-02-20T09:00:00Z", "tx-old-job", "Pia joined Fernweh Travel as design lead.",
+            "user.employer", aliases=["employer", "works", "job"], valid_from="2024-01-01T00:00:00Z") \
+    .ask("Where does Pia work as a designer?", "VERIFIED", expected=["tx-old-job"], forbidden=["tx-new-job"],
+         as_of="2024-01-15T09:00:00Z", recorded_as_of="2024-02-01T09:00:00Z", at="2024-03-01T09:00:00Z")
+
+case("temporal", "pia", "the same retroactive update, asked as of mid-January with today's knowledge: the new "
+     "employer answers (it held from 1 January); the old one, matching better, does not") \
+    .add("tx-old-job", "2022-05-01T09:00:00Z", "Pia is a product designer at Lumen Studio.", "user.employer",
+         aliases=["employer", "works", "job"]) \
+    .update("tx-new-job", "2024-02-20T09:00:00Z", "tx-old-job", "Pia joined Fernweh Travel as design lead.",
+            "user.employer", aliases=["employer", "works", "job"], valid_from="2024-01-01T00:00:00Z") \
+    .ask("Where does Pia work as a designer?", "VERIFIED", expected=["tx-new-job"], forbidden=["tx-old-job"],
+         as_of="2024-01-15T09:00:00Z", trap=True, at="2024-03-01T09:00:00Z")
+
+case("temporal", "omar", "a lease added with both ends of its validity (2020-2022), asked 'in 2021' without "
+     "--as-of: it answers, historical") \
+    .add("tx-lease", "2023-01-10T09:00:00Z", "Omar rented the flat on Keizersgracht under a two-year lease.",
+         "user.lease", aliases=["lease", "rented", "flat"], valid_from="2020-06-01T00:00:00Z",
+         valid_to="2022-06-01T00:00:00Z") \
+    .add("tx-car-lease", "2023-01-11T09:00:00Z", "Omar leases a Renault Zoe.", "user.car_lease",
+         aliases=["car"]) \
+    .ask("Which flat did Omar rent in 2021?", "VERIFIED_HISTORICAL", expected=["tx-lease"],
+         hard=["tx-car-lease"], at="2023-02-01T09:00:00Z")
+
+case("temporal", "omar", "the same lease asked about today: its validity ended, UNKNOWN retired_or_expired") \
+    .add("tx-lease", "2023-01-10T09:00:00Z", "Omar rented the flat on Keizersgracht under a two-year lease.",
+         "user.lease", aliases=["lease", "rented", "flat"], valid_from="2020-06-01T00:00:00Z",
+         valid_to="2022-06-01T00:00:00Z") \
+    .ask("Which flat does Omar rent?", "UNKNOWN", reason="retired_or_expired", forbidden=["tx-lease"],
+         at="2023-02-01T09:00:00Z")
+
+case("temporal", "bea", "a question naming a month ('in October 2023') between two updates: the link valid at "
+     "the end of that month answers, not the one valid at the end of the year") \
+    .add("tx-a", "2023-01-05T09:00:00Z", "Bea's team lead is Carla.", "user.team_lead",
+         aliases=["team lead", "manager"]) \
+    .update("tx-b", "2023-09-01T09:00:00Z", "tx-a", "Bea's team lead is Dmitri.", "user.team_lead",
+            aliases=["team lead", "manager"]) \
+    .update("tx-c", "2023-12-01T09:00:00Z", "tx-b", "Bea's team lead is Efua.", "user.team_lead",
+            aliases=["team lead", "manager"]) \
+    .ask("Who was Bea's team lead in October 2023?", "VERIFIED_HISTORICAL", expected=["tx-b"],
+         forbidden=["tx-a", "tx-c"], at="2024-03-01T09:00:00Z")
+
+case("update", "yara", "A -> B -> A again: the re-asserted first value answers; as the live record it is "
+     "the third link, the first one (same words) is retired and not cited") \
+    .add("tx-a", "2021-01-10T09:00:00Z", "Yara's favourite climbing area is Fontainebleau.",
+         "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .update("tx-b", "2022-01-10T09:00:00Z", "tx-a", "Yara's favourite climbing area is the Frankenjura.",
+            "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .update("tx-a2", "2023-01-10T09:00:00Z", "tx-b", "Back to Fontainebleau as her favourite climbing area.",
+            "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .ask("What is Yara's favourite climbing area?", "VERIFIED", expected=["tx-a2"], forbidden=["tx-a", "tx-b"],
+         trap=True, at="2024-01-05T09:00:00Z")
+
+case("update", "yara", "A -> B -> A again, as of a past instant inside B: B answers, historical; neither A "
+     "does") \
+    .add("tx-a", "2021-01-10T09:00:00Z", "Yara's favourite climbing area is Fontainebleau.",
+         "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .update("tx-b", "2022-01-10T09:00:00Z", "tx-a", "Yara's favourite climbing area is the Frankenjura.",
+            "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .update("tx-a2", "2023-01-10T09:00:00Z", "tx-b", "Back to Fontainebleau as her favourite climbing area.",
+            "user.fav_climbing_area", aliases=["climbing", "favourite"], kind="preference") \
+    .ask("What is Yara's favourite climbing area?", "VERIFIED_HISTORICAL", expected=["tx-b"],
+         forbidden=["tx-a", "tx-a2"], as_of="2022-06-01T09:00:00Z", at="2024-01-05T09:00:00Z")
+
+case("update", "yara", "an update naming a retired link (not the head) by record_id is refused "
+     "invalid_transition, nothing written: the head still answers") \
+    .add("tx-a", "2021-01-10T09:00:00Z", "Yara's gym is Bloc Hütte.", "user.gym", aliases=["gym"]) \
+    .update("tx-b", "2022-01-10T09:00:00Z", "tx-a", "Yara trains at Kegel now.", "user.gym", aliases=["gym"]) \
+    .update("tx-stale", "2022-02-10T09:00:00Z", "tx-a", "Yara's gym is Bloc Hütte Ost.", "user.gym",
+            aliases=["gym"], expect=REFUSED("invalid_transition")) \
+    .ask("Which gym does Yara go to?", "VERIFIED", expected=["tx-b"], forbidden=["tx-a"], trap=True,
+         at="2022-03-01T09:00:00Z")
+
+case("update", "ravi", "an update with a future valid_from in a chain whose head was updated by memory_key: "
+     "today the current link answers, the future one is not yet valid and is not cited") \
+    .add("tx-a", "2023-01-10T09:00:00Z", "Ravi's commute is by bus line 7.", "user.commute",
+         aliases=["commute"]) \
+    .update("tx-b", "2023-06-10T09:00:00Z", None, "Ravi cycles to work along the canal.", "user.commute",
+            aliases=["commute", "cycles"]) \
+    .update("tx-c", "2024-01-20T09:00:00Z", None, "From April Ravi will take the train to the new office.",
+            "user.commute", aliases=["commute", "train"], valid_from="2024-04-01T00:00:00Z") \
+    .ask("How does Ravi commute to work?", "VERIFIED", expected=["tx-b"], forbidden=["tx-a", "tx-c"],
+         at="2024-02-01T09:00:00Z")
+
+case("conflict", "hugo", "an update of a disputed record is refused (only an active record is updated); the "
+     "dispute stands, UNKNOWN unresolved_conflict") \
+    .add("tx-3may", "2023-01-10T09:00:00Z", "Hugo's birthday is on 3 May.", "user.birthday",
+         aliases=["birthday", "born"]) \
+    .add("tx-5may", "2023-02-10T09:00:00Z", "Hugo's birthday is on 5 May.", "user.birthday",
+         aliases=["birthday", "born"], source="model_inference") \
+    .op("tx-dispute", "2023-04-01T09:00:00Z", "dispute", "tx-3may", conflict_with=["tx-5may"]) \
+    .update("tx-upd", "2023-04-02T09:00:00Z", "tx-3may", "Hugo's birthday is on 4 May.", "user.birthday",
+            aliases=["birthday"], expect=REFUSED("invalid_transition")) \
+    .ask("When is Hugo's birthday?", "UNKNOWN", reason="unresolved_conflict", forbidden=["tx-3may", "tx-5may"],
+         at="2023-05-01T09:00:00Z")
+
+case("conflict", "hugo", "a resolved dispute asked as of a past instant before the resolve: the holder's "
+     "validity started before it, so it answers (VERIFIED, still valid); the loser never") \
+    .add("tx-3may", "2023-01-10T09:00:00Z", "Hugo's birthday is on 3 May.", "user.birthday",
+         aliases=["birthday", "born"]) \
+    .add("tx-5may", "2023-02-10T09:00:00Z", "Hugo's birthday is on 5 May.", "user.birthday",
+         aliases=["birthday", "born"], source="model_inference") \
+    .op("tx-dispute", "2023-04-01T09:00:00Z", "dispute", "tx-3may", conflict_with=["tx-5may"]) \
+    .op("tx-resolve", "2023-04-10T09:00:00Z", "resolve", "tx-5may", conflict_with=["tx-3may"]) \
+    .ask("When is Hugo's birthday?", "VERIFIED", expected=["tx-5may"], forbidden=["tx-3may"],
+         as_of="2023-03-01T09:00:00Z", at="2023-05-01T09:00:00Z")
+
+case("conflict", "lea", "a dispute between two records of different slots, the question matching one side "
+     "far better: both are excluded, UNKNOWN unresolved_conflict; an unrelated active record is not cited") \
+    .add("tx-flight", "2023-01-10T09:00:00Z", "Lea's flight to Oslo leaves at 07:10 from gate B12.",
+         "user.trip.flight", aliases=["flight"]) \
+    .add("tx-train", "2023-01-10T09:05:00Z", "Lea takes the night train to Oslo instead.", "user.trip.mode",
+         aliases=["trip"], source="model_inference") \
+    .op("tx-dispute", "2023-01-11T09:00:00Z", "dispute", "tx-flight", conflict_with=["tx-train"]) \
+    .add("tx-hotel", "2023-01-12T09:00:00Z", "Lea's hotel in Oslo is near the opera.", "user.trip.hotel",
+         aliases=["hotel"]) \
+    .ask("When does Lea's flight to Oslo leave?", "UNKNOWN", reason="unresolved_conflict",
+         forbidden=["tx-flight", "tx-train", "tx-hotel"], at="2023-02-01T09:00:00Z")
+
+case("forgetting", "nia", "forget a candidate (never approved): it is rejected and its value tombstoned; the "
+     "same guess from the extractor again is refused, and the question is UNKNOWN") \
+    .add("tx-guess", "2023-01-10T09:00:00Z", "Nia's middle name is Josephine.", "user.middle_name",
+         aliases=["middle name"], source="model_inference") \
+    .op("tx-forget", "2023-01-11T09:00:00Z", "forget", "tx-guess") \
+    .add("tx-guess-again", "2023-01-12T09:00:00Z", "nia's middle name is josephine", "user.middle_name",
+         aliases=["middle name"], source="model_inference", expect=REFUSED("value_tombstoned")) \
+    .ask("What is Nia's middle name?", "UNKNOWN", forbidden=["tx-guess"], at="2023-02-01T09:00:00Z")
+
+case("forgetting", "nia", "erase by memory_key removes every value the slot held, with no tombstone: the "
+     "same value may be stored again and answers; the erased links never appear") \
+    .add("tx-a", "2022-01-10T09:00:00Z", "Nia's pharmacy is Apotheke am Markt.", "user.pharmacy",
+         aliases=["pharmacy"]) \
+    .update("tx-b", "2022-06-10T09:00:00Z", "tx-a", "Nia's pharmacy is Linden-Apotheke.", "user.pharmacy",
+            aliases=["pharmacy"]) \
+    .op("tx-erase", "2023-01-10T09:00:00Z", "erase", None, key="user.pharmacy") \
+    .add("tx-again", "2023-01-11T09:00:00Z", "Nia's pharmacy is Linden-Apotheke.", "user.pharmacy",
+         aliases=["pharmacy"]) \
+    .ask("Which pharmacy does Nia use?", "VERIFIED", expected=["tx-again"], forbidden=["tx-a", "tx-b"],
+         at="2023-02-01T09:00:00Z")
+
+case("forgetting", "nia", "forget with payload.statement naming the value to tombstone (the user's own words, "
+     "not the record's): re-adding those words is refused, the record never answers") \
+    .add("tx-rec", "2023-01-10T09:00:00Z", "Nia's ex-partner is called Jonah Pike.", "user.ex_partner",
+         aliases=["ex-partner", "ex"]) \
+    .op("tx-forget", "2023-01-11T09:00:00Z", "forget", "tx-rec", statement="Jonah Pike") \
+    .add("tx-again", "2023-01-12T09:00:00Z", "JONAH PIKE", "user.ex_partner", aliases=["ex"],
+         source="model_inference", expect=REFUSED("value_tombstoned")) \
+    .ask("What is the name of Nia's ex-partner?", "UNKNOWN", forbidden=["tx-rec"], at="2023-02-01T09:00:00Z")
+
+case("cross_scope", "ugo", "another user's record that is about the caller (Lucia noted Ugo's pizza) is hers, "
+     "not his: it never answers for Ugo, his own record does") \
+    .add("tx-same", "2023-01-10T09:00:00Z", "Ugo's favourite pizza is quattro formaggi.", "user.friend_pizza",
+         aliases=["pizza", "favourite"], kind="preference", user="lucia") \
+    .add("tx-same-ugo", "2023-01-10T09:05:00Z", "Ugo's favourite pizza is a marinara.", "user.pizza",
+         aliases=["pizza"], kind="preference") \
+    .ask("What is Ugo's favourite pizza?", "VERIFIED", expected=["tx-same-ugo"], forbidden=["tx-same"],
+         at="2023-02-01T09:00:00Z")
+
+case("cross_scope", "ugo", "as of a past instant, another user's record valid then and matching better "
+     "never answers; the caller's own record was not yet valid: UNKNOWN retired_or_expired") \
+    .add("tx-lucia", "2020-01-10T09:00:00Z", "Lucia's piano teacher is Signora Bassi.", "user.piano_teacher",
+         aliases=["piano teacher"], user="lucia") \
+    .add("tx-ugo", "2023-01-10T09:00:00Z", "Ugo's piano teacher is Maestro Conti.", "user.piano_teacher",
+         aliases=["piano teacher"]) \
+    .ask("Who is the piano teacher?", "UNKNOWN", reason="retired_or_expired", forbidden=["tx-lucia", "tx-ugo"],
+         as_of="2021-01-01T09:00:00Z", at="2023-02-01T09:00:00Z")
+
+case("cross_scope", "ugo", "an erase of the whole scope of another user leaves the caller's records: they "
+     "still answer") \
+    .add("tx-lucia", "2023-01-10T09:00:00Z", "Lucia's dentist is Dr. Ferri.", "user.dentist",
+         aliases=["dentist"], user="lucia") \
+    .add("tx-ugo", "2023-01-10T09:05:00Z", "Ugo's dentist is Dr. Sala.", "user.dentist", aliases=["dentist"]) \
+    .add("tx-lucia-2", "2023-01-11T09:00:00Z", "Lucia's dentist appointment is in March.",
+         "user.dentist_appointment", aliases=["dentist"], user="lucia") \
+    .erase_scope("tx-erase-lucia", "2023-01-12T09:00:00Z", "lucia") \
+    .ask("Who is Ugo's dentist?", "VERIFIED", expected=["tx-ugo"], forbidden=["tx-lucia", "tx-lucia-2"],
+         at="2023-02-01T09:00:00Z")
+
+case("abstention", "tess", "an on-topic record whose validity ended (added with valid_time.to) and a candidate: "
+     "retired_or_expired outranks candidate_or_unverified") \
+    .add("tx-expired", "2023-01-10T09:00:00Z", "Tess's parking permit covers zone C.", "user.parking_permit",
+         aliases=["parking permit"], valid_from="2022-01-01T00:00:00Z", valid_to="2023-01-01T00:00:00Z") \
+    .add("tx-cand", "2023-01-11T09:00:00Z", "Tess's parking permit might cover zone D.", "user.parking_permit_guess",
+         aliases=["parking permit"], source="model_inference") \
+    .ask("Which zone does Tess's parking permit cover?", "UNKNOWN", reason="retired_or_expired",
+         forbidden=["tx-expired", "tx-cand"], at="2023-02-01T09:00:00Z")
+
+case("abstention", "tess", "only a not-yet-valid record on topic (a future valid_from): UNKNOWN "
+     "retired_or_expired, not insufficient_evidence, and it is not cited") \
+    .add("tx-future", "2023-01-10T09:00:00Z", "Tess's new phone number from March is 0176 5550 1234.",
+         "user.phone", aliases=["phone number"], valid_from="2023-03-01T00:00:00Z") \
+    .add("tx-email", "2023-01-11T09:00:00Z", "Tess's email is tess@example.org.", "user.email",
+         aliases=["email"]) \
+    .ask("What is Tess's phone number?", "UNKNOWN", reason="retired_or_expired", forbidden=["tx-future"],
+         hard=["tx-email"], at="2023-02-01T09:00:00Z")
+
+case("abstention", "tess", "a disputed record about someone else (her brother) and an on-topic candidate: the "
+     "reason comes from the match about the question, candidate_or_unverified") \
+    .add("tx-bro-a", "2023-01-10T09:00:00Z", "Tess's brother Finn is allergic to peanuts.",
+         "family.brother.allergy", aliases=["allergy", "allergic"]) \
+    .add("tx-bro-b", "2023-01-10T09:05:00Z", "Tess's brother Finn is allergic to cashews.",
+         "family.brother.allergy", aliases=["allergy", "allergic"], source="model_inference") \
+    .op("tx-dispute", "2023-01-11T09:00:00Z", "dispute", "tx-bro-a", conflict_with=["tx-bro-b"]) \
+    .add("tx-cand", "2023-01-12T09:00:00Z", "Tess is allergic to birch pollen.", "user.allergy",
+         aliases=["allergy", "allergic"], source="model_inference") \
+    .ask("Is Tess allergic to anything?", "UNKNOWN", reason="candidate_or_unverified",
+         forbidden=["tx-bro-a", "tx-bro-b", "tx-cand"], at="2023-02-01T09:00:00Z")
+
+
+
+# ids: gold_<category>_2NN (first round) and _3NN (second round), numbered per category in order
+def _lines(cases, start):
     numbers: dict[str, int] = {}
     lines = []
-    for made in CASES:
-        numbers[made.category] = numbers.get(made.category, 200) + 1
+    for made in cases:
+        numbers[made.category] = numbers.get(made.category, start) + 1
         lines.append({"case_id": f"gold_{made.category}_{numbers[made.category]:03d}", "category": made.category,
                       "description": made.description, "setup": made.steps, "query": made.query,
                       "expect": made.expect})
-    (HERE / "general-dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def main() -> None:
+    (HERE / "general-dev.jsonl").write_text(_lines(CASES[:FIRST], 200))
+    (HERE / "general-dev2.jsonl").write_text(_lines(CASES[FIRST:], 300))
 
 
 if __name__ == "__main__":
