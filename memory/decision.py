@@ -121,12 +121,6 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     answers if it is that link); the link it leads to is added with the match's scores and
     the other links as ``chain``. ``records``: every record of the scope (a view)."""
     instant, before = question_instant(question, as_of)
-    if instant != as_of:
-        # a question about 2021 is answered as of 2021 by every record of a slot, whether or not
-        # some link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
-        for match in matches:
-            if match.record["kind"] != "episode" and match.record["memory_key"]:
-                match.valid_at = instant
     slots: dict | None = None
     added: dict[str, Match] = {}
     present = {m.record["id"]: m for m in matches}
@@ -143,12 +137,16 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                     slots.setdefault(other["memory_key"], []).append(other)
         links = _links(record, records, slots)
         if len(links) < 2:
+            if instant != as_of and not _start_unknown(record, match.created_at, instant):
+                match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
             continue
+        if instant != as_of:
+            # a slot with a history is answered as of the year asked about, whether or not a
+            # link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
+            match.valid_at = instant
         answering = [link for link in links if blocker(link, created[link["id"]], instant, now, policy) is None]
         if not answering:
             continue
-        if instant != as_of:
-            match.valid_at = instant  # also a link reached by supersession alone
         chosen = answering[-1]
         if before:
             earlier = [link for link in links if link["valid_time"]["from"] < chosen["valid_time"]["from"]
@@ -178,6 +176,15 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             else:
                 added[chosen["id"]] = successor
     return matches + list(added.values())
+
+
+def _start_unknown(record: dict, created_at: str, instant: str) -> bool:
+    """Nobody said when the record began to hold: its validity is open and starts when it was
+    recorded (the default), and the question asks about an instant before that. "Graduated from
+    TU Berlin in 2019", said in 2024, answers "where did I graduate in 2019?": the year is when its
+    event happened, not an instant the record was known not to hold."""
+    valid = record["valid_time"]
+    return valid["to"] is None and valid["from"] == created_at and instant < valid["from"]
 
 
 def _strength(match: Match) -> tuple:

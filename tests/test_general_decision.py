@@ -74,6 +74,28 @@ def test_a_question_about_a_period_before_anything_held_is_retired_or_expired(st
     assert answer["evidence"] == []
 
 
+def test_a_year_in_the_question_does_not_hide_a_fact_without_history(store):
+    # recorded in 2024 about a 2019 event, valid from when it was said: its slot has no history,
+    # so the year is the event's, not an instant to judge the record at
+    store.mutate(add_env("Graduated in architecture from TU Berlin in 2019.", "user.degree", "tx-degree",
+                         payload_extra={"aliases": ["graduated", "degree"]}))
+    answer = ask(store, "Where did I graduate in 2019?")
+    assert answer["knowledge_state"] == "VERIFIED"
+    assert [e["statement"] for e in answer["evidence"]] == ["Graduated in architecture from TU Berlin in 2019."]
+
+
+def test_a_year_judges_a_record_whose_validity_was_given(store):
+    # no history, but the ledger was told when it held: 2020-2022
+    store.mutate(add_env("Rented the flat on Keizersgracht under a two-year lease.", "user.lease", "tx-lease",
+                         valid_from="2020-06-01T00:00:00Z", valid_to="2022-06-01T00:00:00Z",
+                         payload_extra={"aliases": ["rented", "flat"]}))
+    assert ask(store, "Which flat did I rent in 2021?")["knowledge_state"] == "VERIFIED_HISTORICAL"
+    store.mutate(add_env("Lives in Lyon, Croix-Rousse.", "user.home_city", "tx-lyon",
+                         valid_from="2021-01-01T00:00:00Z", payload_extra={"aliases": ["lives", "city"]}))
+    answer = ask(store, "Which city did I live in in 2019?")
+    assert (answer["knowledge_state"], answer["reason_code"]) == ("UNKNOWN", "retired_or_expired")
+
+
 def test_previous_asks_for_the_link_before_and_not_the_current_one(store):
     store.clock.set("2022-01-10T09:00:00Z")
     store.mutate(add_env("Works as an engineer at Acme Robotics.", "user.employer", "tx-acme",
