@@ -895,7 +895,86 @@ case("abstention", "tess", "a disputed record about someone else (her brother) a
 
 
 
-# ids: gold_<category>_2NN (first round) and _3NN (second round), numbered per category in order
+# -- third round (general-dev3.jsonl), written after 72206fb, before any further change ------------
+SECOND = len(CASES)
+
+def _plans(category, description):
+    return case(category, "kim", description) \
+        .add("tx-red", "2020-01-10T09:00:00Z", "Kim's mobile plan is Vodafone Red with 20 GB.", "user.mobile_plan",
+             aliases=["mobile plan", "phone plan"]) \
+        .update("tx-o2", "2021-01-10T09:00:00Z", "tx-red", "Switched to O2 Unlimited.", "user.mobile_plan",
+                aliases=["mobile plan", "phone plan"]) \
+        .update("tx-tmobile", "2022-09-01T09:00:00Z", "tx-o2", "Kim's mobile plan is Telekom MagentaMobil.",
+                "user.mobile_plan", aliases=["mobile plan", "phone plan"]) \
+        .add("tx-internet", "2022-09-02T09:00:00Z", "Kim's home internet is Vodafone cable.", "user.internet",
+             aliases=["internet"])
+
+
+_plans("temporal", "'in the autumn of 2022' (ends 30 November) after a September change: the new plan "
+       "answers, historical only if it ended (it did not): VERIFIED") \
+    .ask("Which mobile plan did Kim have in the autumn of 2022?", "VERIFIED", expected=["tx-tmobile"],
+         forbidden=["tx-red", "tx-o2"], hard=["tx-internet"], at="2024-01-05T09:00:00Z")
+
+_plans("temporal", "'during 2021': the link valid at the end of 2021 answers, historical") \
+    .ask("What mobile plan was Kim on during 2021?", "VERIFIED_HISTORICAL", expected=["tx-o2"],
+         forbidden=["tx-red", "tx-tmobile"], hard=["tx-internet"], at="2024-01-05T09:00:00Z")
+
+_plans("update", "'used to' over a chain of three: the link before the current one answers (not the first)") \
+    .ask("Which mobile plan did Kim use to have?", "VERIFIED_HISTORICAL", expected=["tx-o2"],
+         forbidden=["tx-tmobile", "tx-red"], hard=["tx-internet"], at="2024-01-05T09:00:00Z")
+
+_plans("update", "'previous' over a chain of three, asked with the first link's word: the link before the "
+       "current one answers") \
+    .ask("What was Kim's previous mobile plan, the Vodafone one?", "VERIFIED_HISTORICAL", expected=["tx-o2"],
+         forbidden=["tx-tmobile", "tx-red"], at="2024-01-05T09:00:00Z")
+
+case("forgetting", "kim", "forget the middle link of a chain, ask as of its time: the first link was closed "
+     "when it began, the forgotten one never answers: UNKNOWN retired_or_expired") \
+    .add("tx-red", "2020-01-10T09:00:00Z", "Kim's mobile plan is Vodafone Red with 20 GB.", "user.mobile_plan",
+         aliases=["mobile plan", "phone plan"]) \
+    .update("tx-o2", "2021-01-10T09:00:00Z", "tx-red", "Kim's mobile plan is O2 Unlimited.", "user.mobile_plan",
+            aliases=["mobile plan", "phone plan"]) \
+    .update("tx-tmobile", "2022-09-01T09:00:00Z", "tx-o2", "Kim's mobile plan is Telekom MagentaMobil.",
+            "user.mobile_plan", aliases=["mobile plan", "phone plan"]) \
+    .op("tx-forget", "2023-01-10T09:00:00Z", "forget", "tx-o2") \
+    .ask("Which mobile plan is Kim on?", "UNKNOWN", reason="retired_or_expired",
+         forbidden=["tx-red", "tx-o2", "tx-tmobile"], as_of="2021-06-01T09:00:00Z", at="2024-01-05T09:00:00Z")
+
+case("forgetting", "kim", "forget the middle link of a chain, ask today: the head answers; the forgotten "
+     "link is not shown as evidence") \
+    .add("tx-red", "2020-01-10T09:00:00Z", "Kim's mobile plan is Vodafone Red with 20 GB.", "user.mobile_plan",
+         aliases=["mobile plan", "phone plan"]) \
+    .update("tx-o2", "2021-01-10T09:00:00Z", "tx-red", "Kim's mobile plan is O2 Unlimited.", "user.mobile_plan",
+            aliases=["mobile plan", "phone plan"]) \
+    .update("tx-tmobile", "2022-09-01T09:00:00Z", "tx-o2", "Telekom MagentaMobil since September.",
+            "user.mobile_plan", aliases=["mobile plan", "phone plan"]) \
+    .op("tx-forget", "2023-01-10T09:00:00Z", "forget", "tx-o2") \
+    .ask("Is Kim's mobile plan O2 Unlimited?", "VERIFIED", expected=["tx-tmobile"],
+         forbidden=["tx-red", "tx-o2"], trap=True, at="2024-01-05T09:00:00Z")
+
+case("conflict", "lea", "a dispute naming a retired record is refused invalid_transition (only active or "
+     "candidate records are disputed); the current record answers") \
+    .add("tx-a", "2023-01-10T09:00:00Z", "Lea's yoga class is on Mondays.", "user.yoga", aliases=["yoga class"]) \
+    .update("tx-b", "2023-03-10T09:00:00Z", "tx-a", "Lea's yoga class moved to Thursdays.", "user.yoga",
+            aliases=["yoga class"]) \
+    .add("tx-c", "2023-03-11T09:00:00Z", "Lea's yoga class is on Saturdays.", "user.yoga_guess",
+         aliases=["yoga class"], source="model_inference") \
+    .op("tx-dispute", "2023-03-12T09:00:00Z", "dispute", "tx-c", conflict_with=["tx-a"],
+        expect=REFUSED("invalid_transition")) \
+    .ask("When is Lea's yoga class?", "VERIFIED", expected=["tx-b"], forbidden=["tx-a", "tx-c"], trap=True,
+         at="2023-04-01T09:00:00Z")
+
+case("cross_scope", "ugo", "as recorded at a past instant, another user's record then current never answers; "
+     "the caller's own, recorded later, did not exist yet: UNKNOWN") \
+    .add("tx-lucia", "2020-01-10T09:00:00Z", "Lucia's piano teacher is Signora Bassi.", "user.piano_teacher",
+         aliases=["piano teacher"], user="lucia") \
+    .add("tx-ugo", "2023-01-10T09:00:00Z", "Ugo's piano teacher is Maestro Conti.", "user.piano_teacher",
+         aliases=["piano teacher"]) \
+    .ask("Who is the piano teacher?", "UNKNOWN", forbidden=["tx-lucia", "tx-ugo"],
+         recorded_as_of="2021-01-01T09:00:00Z", at="2023-02-01T09:00:00Z")
+
+
+# ids: gold_<category>_2NN (first round), _3NN (second) and _4NN (third), numbered per category in order
 def _lines(cases, start):
     numbers: dict[str, int] = {}
     lines = []
@@ -909,7 +988,8 @@ def _lines(cases, start):
 
 def main() -> None:
     (HERE / "general-dev.jsonl").write_text(_lines(CASES[:FIRST], 200))
-    (HERE / "general-dev2.jsonl").write_text(_lines(CASES[FIRST:], 300))
+    (HERE / "general-dev2.jsonl").write_text(_lines(CASES[FIRST:SECOND], 300))
+    (HERE / "general-dev3.jsonl").write_text(_lines(CASES[SECOND:], 400))
 
 
 if __name__ == "__main__":
