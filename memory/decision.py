@@ -79,6 +79,8 @@ _PART = "|".join(sorted(_PART_ENDS, key=len, reverse=True))
 _YEAR = re.compile(r"\b(?:back\s+)?(?:in|during|of)\s+(?:the\s+)?(?:(?P<part>" + _PART + r")(?:[\s-]+of)?[\s-]+)?"
                    r"(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
 _FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then|previous|former)\b")
+# "Which plan did Kim use to have?" (but not "What do I use to clean the oven?")
+_DID_USE_TO = re.compile(r"(?i)\bdid\b[^?.!]*?\b(use to)\b")
 
 
 def _end_of(year: str, part: str | None) -> str:
@@ -103,7 +105,11 @@ def question_time(question: str, as_of: str) -> tuple[str, bool, str]:
     if ends:
         instant = min(max(ends), as_of)
     rest = _FORMERLY.sub(" ", _YEAR.sub(" ", question))
-    return instant, bool(_FORMERLY.search(question)), " ".join(rest.split())
+    did_use_to = _DID_USE_TO.search(rest)
+    if did_use_to:
+        rest = rest[:did_use_to.start(1)] + rest[did_use_to.end(1):]
+    before = bool(_FORMERLY.search(question) or did_use_to)
+    return instant, before, " ".join(rest.split())
 
 
 def question_instant(question: str, as_of: str) -> tuple[str, bool]:
