@@ -74,21 +74,54 @@ def blocker(record: dict, created_at: str, as_of: str, now: str, policy: Forgett
     return None
 
 
-_YEAR = re.compile(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
-# "used to", and its question form "did I use to" ("What tea did I use to like?")
-_FORMERLY = re.compile(r"(?i)\b(?:used to|did\s+(?:\w+\s+){1,3}?use to|previously|formerly|before that|back then)\b")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+# the part of a year a question may name before it: "in spring 2021", "in early 2021", "in March 2021",
+# "in the summer of 2021" -> (month, day) its end falls on (None: the end of the year)
+_PART_ENDS = {**{m: (i, None) for i, m in enumerate(_MONTHS, start=1)},
+              "early": (4, 30), "spring": (5, 31), "mid": (8, 31), "summer": (8, 31), "autumn": (11, 30),
+              "fall": (11, 30), "late": None, "winter": None}
+_PART = "|".join(sorted(_PART_ENDS, key=len, reverse=True))
+_YEAR = re.compile(r"\b(?:back\s+)?(?:in|during|of)\s+(?:the\s+)?(?:(?P<part>" + _PART + r")(?:[\s-]+of)?[\s-]+)?"
+                   r"(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+_FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then|previous|former)\b")
+# "Which plan did Kim use to have?" (but not "What do I use to clean the oven?")
+_DID_USE_TO = re.compile(r"(?i)\bdid\b[^?.!]*?\b(use to)\b")
+
+
+def _end_of(year: str, part: str | None) -> str:
+    end = _PART_ENDS.get((part or "").lower())
+    if end is None:
+        return f"{year}-12-31T23:59:59Z"
+    month, day = end
+    if day is None:   # a month: its last day
+        day = 31 if month in (1, 3, 5, 7, 8, 10, 12) else 30 if month != 2 else \
+            (29 if int(year) % 4 == 0 and (int(year) % 100 or int(year) % 400 == 0) else 28)
+    return f"{year}-{month:02d}-{day:02d}T23:59:59Z"
+
+
+def question_time(question: str, as_of: str) -> tuple[str, bool, str]:
+    """When a question asks about, and what it asks once that is said: the end of the period it
+    names ("in 2021", "in spring 2021", "in March 2021"), if before ``as_of``, else ``as_of``; whether
+    it asks about the value before the one valid then ("used to", "previously", "my previous
+    employer"); and the question without those words. They set the instant the records are judged
+    at, as ``--as-of`` does: no record has to hold them (a year the scope never saw is no unseen
+    key noun that would make "Which gym did Marta go to in 2021?" unanswerable)."""
+    instant, ends = as_of, [_end_of(m.group("year"), m.group("part")) for m in _YEAR.finditer(question)]
+    if ends:
+        instant = min(max(ends), as_of)
+    rest = _FORMERLY.sub(" ", _YEAR.sub(" ", question))
+    did_use_to = _DID_USE_TO.search(rest)
+    if did_use_to:
+        rest = rest[:did_use_to.start(1)] + rest[did_use_to.end(1):]
+    before = bool(_FORMERLY.search(question) or did_use_to)
+    return instant, before, " ".join(rest.split())
 
 
 def question_instant(question: str, as_of: str) -> tuple[str, bool]:
-    """When a question asks about: the end of the year it names ("in 2021"), if before
-    ``as_of``; else ``as_of``. The flag says whether it asks about the value before the one
-    valid then ("used to", "previously")."""
-    years = _YEAR.findall(question)
-    instant = as_of
-    if years:
-        end = f"{max(years)}-12-31T23:59:59Z"
-        instant = min(end, as_of)
-    return instant, bool(_FORMERLY.search(question))
+    """``question_time`` without the rest of the question."""
+    instant, before, _ = question_time(question, as_of)
+    return instant, before
 
 
 def follow_supersession(matches: list[Match], records: dict[str, dict], created: dict[str, str], *,
@@ -114,12 +147,16 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
         links = _links(record, records, slots)
         if len(links) < 2:
+            if instant != as_of and not _start_unknown(record, match.created_at, instant):
+                match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
             continue
+        if instant != as_of:
+            # a slot with a history is answered as of the year asked about, whether or not a
+            # link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
+            match.valid_at = instant
         answering = [link for link in links if blocker(link, created[link["id"]], instant, now, policy) is None]
         if not answering:
             continue
-        if instant != as_of:
-            match.valid_at = instant  # a question about 2021 is answered as of 2021, by any link
         chosen = answering[-1]
         if before:
             earlier = [link for link in links if link["valid_time"]["from"] < chosen["valid_time"]["from"]
@@ -127,6 +164,10 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             if not earlier:
                 continue
             chosen = earlier[-1]
+            if chosen["id"] != record["id"]:
+                # "my previous employer" asks about when the previous one held: judged then, the
+                # matched record (the later link) was not yet valid and is not the answer
+                match.valid_at = chosen["valid_time"]["from"]
         valid_at = None if chosen is answering[-1] and instant == as_of else \
             (instant if chosen is answering[-1] else chosen["valid_time"]["from"])
         if chosen["id"] == record["id"]:
@@ -154,6 +195,15 @@ def _keyed_slots(records) -> dict[str, list[dict]]:
         if other["kind"] != "episode" and other["memory_key"]:
             slots.setdefault(other["memory_key"], []).append(other)
     return slots
+
+
+def _start_unknown(record: dict, created_at: str, instant: str) -> bool:
+    """Nobody said when the record began to hold: its validity is open and starts when it was
+    recorded (the default), and the question asks about an instant before that. "Graduated from
+    TU Berlin in 2019", said in 2024, answers "where did I graduate in 2019?": the year is when its
+    event happened, not an instant the record was known not to hold."""
+    valid = record["valid_time"]
+    return valid["to"] is None and valid["from"] == created_at and instant < valid["from"]
 
 
 def _strength(match: Match) -> tuple:
@@ -217,13 +267,16 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     # answer (``_uncontested``) but is never listed as evidence for it
     evidence = [m for m in answering if m.support != 0]
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
-            and not swapped_better(answering, swap_ratio):
+            and not swapped_better(answering, swap_ratio) and not _outweighed(evidence, blocked, support_ratio):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
+        answers = [m for m in evidence if m.sufficient(min_coverage)]
         if evidence_ratio > 0:
             best = max(_strength(m)[0] for m in evidence)
             evidence = [m for m in evidence if m.anchored or _strength(m)[0] >= evidence_ratio * best]
-        return Decision(_answered_state([m for m in evidence if m.sufficient(min_coverage)], now), None, [],
-                        evidence, blocked, eligible)
+            # the state speaks for the records that answer: one cited only for holding the thing
+            # asked about (anchored), far below the best, does not make a past answer current
+            answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
+        return Decision(_answered_state(answers, now), None, [], evidence, blocked, eligible)
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
                     eligible)
@@ -241,14 +294,42 @@ def swapped_better(matches: list[Match], swap_ratio: float) -> bool:
     return best < swap_ratio * max(swapped)
 
 
-def confidence(eligible: list[Match], support_ratio: float, swap_ratio: float = 0.0) -> float:
+def confidence(eligible: list[Match], support_ratio: float, swap_ratio: float = 0.0,
+               blocked: list[tuple[Match, str]] = ()) -> float:
     """The best support among the eligible matches that may be evidence, or 0 when it is
-    contested (``_uncontested``): ``decide`` answers (blockers aside) when it reaches min_coverage."""
+    contested (``_uncontested``) or outweighed by a memory that may not answer (``_outweighed``):
+    ``decide`` answers (blockers aside) when it reaches min_coverage."""
     matching = [m for m in eligible if m.coverage > 0]
     evidence = [m for m in matching if m.support != 0]
-    if not evidence or not _uncontested(matching, support_ratio) or swapped_better(matching, swap_ratio):
+    if not evidence or not _uncontested(matching, support_ratio) or swapped_better(matching, swap_ratio) \
+            or _outweighed(evidence, list(blocked), support_ratio):
         return 0.0
     return max((m.coverage if m.support is None else m.support) for m in evidence)
+
+
+def _outweighed(evidence: list[Match], blocked: list[tuple[Match, str]], support_ratio: float) -> bool:
+    """A memory about the question exists but may not answer (rejected, retired, disputed...),
+    the ledger names nothing that replaced it among the answers (no record of its memory_key
+    slot, of its supersession chain or of its dispute), and the best answer supports the
+    question less than ``support_ratio`` of it: that answer shares only a generic word with the
+    question ("What is Ivo's shoe size?" after the shoe size was rejected, answered by "Ivo wears
+    a size 58 cap"). The blocked memory decides the reason instead. Episodes do not weigh: a
+    turn outside the as-of says nothing about whether an earlier one answers."""
+    if support_ratio <= 0 or not evidence:
+        return False
+    best = max(_strength(m)[0] for m in evidence)
+    return any(best < support_ratio * _strength(m)[0] and not any(_linked(m.record, e.record) for e in evidence)
+               for m, _ in blocked if m.record["kind"] != "episode" and m.support != 0)
+
+
+def _linked(one: dict, other: dict) -> bool:
+    """The ledger ties the two: one memory_key slot, a supersession or a dispute between them."""
+    if one["memory_key"] and one["memory_key"] == other["memory_key"]:
+        return True
+    def ties(a, b):
+        return b["id"] in a["conflict"]["with"] or b["id"] in a["supersession"]["supersedes"] \
+            or a["supersession"]["superseded_by"] == b["id"]
+    return ties(one, other) or ties(other, one)
 
 
 def _uncontested(evidence: list[Match], support_ratio: float) -> bool:

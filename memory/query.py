@@ -189,13 +189,24 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
                  for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
-        found = [decide_mod.Match(view.records[candidate.record_id], candidate.score, candidate.fused,
-                                  candidate.coverage, view.created[candidate.record_id],
-                                  support=supports(candidate.record_id),
-                                  stated=None if stated is None else stated(candidate.record_id),
-                                  swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
-                                  anchored=not things.isdisjoint(space.term_set(candidate.record_id)))
-                 for candidate in result.candidates]
+        keyed_supports, keyed_things = supports, things
+        asked = _without_time(request.text, as_of) if retrieval.feature("follow_supersession") else request.text
+        if asked != request.text:
+            # the words that say when ("in 2021", "previous") set the instant a keyed record is
+            # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
+            # episode's validity is when it was said, not what it talks about: it keeps them.
+            keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
+            keyed_things = planner.thing_terms(asked, request.user)
+        found = []
+        for candidate in result.candidates:
+            record = view.records[candidate.record_id]
+            keyed = record["kind"] != "episode" and bool(record["memory_key"])
+            found.append(decide_mod.Match(
+                record, candidate.score, candidate.fused, candidate.coverage, view.created[candidate.record_id],
+                support=(keyed_supports if keyed else supports)(candidate.record_id),
+                stated=None if stated is None else stated(candidate.record_id),
+                swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
+                anchored=not (keyed_things if keyed else things).isdisjoint(space.term_set(candidate.record_id))))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting)
@@ -209,6 +220,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def _without_time(question: str, as_of: str) -> str:
+    rest = decide_mod.question_time(question, as_of)[2]
+    return rest if rest.strip(" ?!.") else question
 
 
 def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[dict]:
@@ -267,7 +283,7 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     verdict = evaluation.verdict
     decision = store.policies.retrieval.decision
     ratio = decision.get("support_ratio", 0.0)
-    confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0))
+    confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0), verdict.blocked)
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 
