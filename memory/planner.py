@@ -43,6 +43,11 @@ class PlanResult:
     steps: list[dict] = field(default_factory=list)
 
 
+# ``SearchSpace._smoothed_top``: the neighbours of the best ``_LIFTERS * limit`` matches are
+# smoothed exactly, the rest bounded
+_LIFTERS = 2
+
+
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
 
@@ -66,19 +71,35 @@ class SearchSpace:
         queries of one cached view; entries are only ever added, never changed)."""
         return self._memo.setdefault(name, {})
 
-    def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
-        return _best(self.scores(tokens), limit)
+    def search(self, tokens: list[str], limit: int, keep: Callable | None = None) -> list[tuple[str, float]]:
+        """``_best(self.scores(tokens), limit)``, smoothing only the records that can be among
+        the ``limit`` best (``_smoothed_top``): the same list, floats and order of ties. ``keep``
+        ((id, score) pairs -> those of them to rank, in order, by id alone: a speaker search
+        keeps its speakers' records) filters the smoothed scores first."""
+        scored = self._bm25_scores(tokens)
+        if self.neighbour_weight <= 0 or not self.sessions:
+            return _best(scored if keep is None else dict(keep(scored.items())), limit)
+        return _best(self._smoothed_top(scored, limit, keep), limit)
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 of every record this space may return that holds a term; with a
         ``neighbour_weight``, a turn also scores that share of its best neighbour's BM25
         (a turn-pair view computed at query time: an answer often sits one turn after the
         question that names its topic, "What did you think of it?" / "I loved it")."""
+        scored = self._bm25_scores(tokens)
+        if self.neighbour_weight <= 0 or not self.sessions:
+            return scored
+        return self._smoothed(scored)
+
+    def _bm25_scores(self, tokens: list[str]) -> dict[str, float]:
         scored = self.index.scores(tokens)
         if not self._returns_every_indexed_record():
             scored = {rid: s for rid, s in scored.items() if rid in self.records}
-        if self.neighbour_weight <= 0 or not self.sessions:
-            return scored
+        return scored
+
+    def _smoothed(self, scored: dict[str, float]) -> dict[str, float]:
+        """Every scored record with its neighbour's share, then the unscored turns lifted by a
+        neighbour, in the order they were first lifted (``_best`` breaks ties by this order)."""
         # the hot loop of a query: names bound locally; a score <= 0 never beats the default.
         # A store's current view works neighbours out when first asked and keeps them: the loop
         # reads what is known (a dict) and asks only for the rest
@@ -100,6 +121,101 @@ class SearchSpace:
         for rid, score in best.items():
             smoothed[rid] = scored_of(rid, 0.0) + weight * score
         return smoothed
+
+    def _smoothed_top(self, scored: dict[str, float], limit: int, keep: Callable | None = None) -> dict[str, float]:
+        """The records of ``_smoothed(scored)`` that can be among its ``limit`` best, with the
+        same scores in the same order: ``_best`` of this equals ``_best`` of ``_smoothed``, and
+        only these records' neighbours are looked at (at 100k records a question's terms match
+        tens of thousands; the loop of ``_smoothed`` over all of them was half a query).
+
+        Why nothing that counts is left out. A share is never negative, so the ``limit`` best
+        BM25 scores stay at least ``theta`` (the ``limit``-th of them) once smoothed: the
+        ``limit``-th best smoothed score is at least ``theta`` (of the kept ones: ``keep`` goes
+        by id, and ``theta`` is then the ``limit``-th best kept BM25 score). ``high`` is the
+        ``_LIFTERS * limit``-th best BM25 score; the records scoring at least that are the
+        lifters, and their neighbours are smoothed exactly. Any other record has no lifter for
+        a neighbour, so its share is at most ``weight * high``: a scored record below ``theta -
+        weight * high``, and (when ``weight * high < theta``) every unscored turn, end below
+        ``theta`` (``margin`` covers the rounding of these bounds). They follow the ``limit``
+        best whatever their order, so leaving them out changes neither the top nor its order
+        (a stable sort of what is left). Kept records are smoothed by the same expression as
+        in ``_smoothed``, scored ones in ``scored`` order, unscored ones after them in the
+        order ``_smoothed`` lifts them first (``_first_lift_order``)."""
+        def everything() -> dict[str, float]:
+            smoothed = self._smoothed(scored)
+            return smoothed if keep is None else dict(keep(smoothed.items()))
+        if limit <= 0 or len(scored) <= 4 * _LIFTERS * limit:
+            return everything()
+        ranked = scored if keep is None else dict(keep(scored.items()))
+        if len(ranked) < limit:
+            return everything()
+        high = heapq.nlargest(_LIFTERS * limit, scored.values())[-1]
+        theta = heapq.nlargest(limit, ranked.values())[-1]
+        weight = self.neighbour_weight
+        share = weight * high
+        margin = 1e-9 * (abs(theta) + abs(share))
+        if high <= 0.0 or share >= theta - margin:
+            return everything()                # an unscored turn could reach the top: all of them
+        cut = theta - share - margin
+        pool = [item for item in scored.items() if item[1] >= cut or item[1] >= high]
+        if 2 * len(pool) > len(scored):
+            return everything()                # most records can count: nothing to save
+        neighbours_of, sources_of = self._neighbour_lookups()
+        scored_of = scored.get
+        kept = {rid for rid, score in pool if score >= cut and rid in ranked}
+        unscored: dict[str, None] = {}
+        for rid, score in pool:
+            if score >= high:                   # a lifter: its neighbours are smoothed exactly
+                for neighbour in neighbours_of(rid):
+                    if neighbour in scored:
+                        if neighbour in ranked:
+                            kept.add(neighbour)
+                    else:
+                        unscored[neighbour] = None
+        if keep is not None and unscored:
+            unscored = dict(keep(unscored.items()))
+        out: dict[str, float] = {}
+        for rid in filter(kept.__contains__, scored):     # in ``scored`` order
+            out[rid] = scored_of(rid)
+        lifted: dict[str, float] = {}
+        for group, start in ((out, True), (unscored, False)):
+            for rid in group:
+                best = 0.0
+                for source in sources_of(rid):
+                    value = scored_of(source, 0.0)
+                    if value > best:
+                        best = value
+                if best > 0.0:
+                    if start:
+                        out[rid] = out[rid] + weight * best
+                    else:
+                        lifted[rid] = scored_of(rid, 0.0) + weight * best
+        if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
+            lifted = {rid: lifted[rid] for rid in _first_lift_order(scored, lifted, neighbours_of, sources_of)}
+        out.update(lifted)
+        return out
+
+    def _neighbour_lookups(self) -> tuple[Callable, Callable]:
+        """(record id -> its neighbours, record id -> the records it is a neighbour of). A
+        store's current view gives each turn the turns before and after it in its session, so
+        the two are the same; a plain dict is turned round once (a turn may sit in two
+        sessions there)."""
+        neighbours = self._neighbours()
+        if hasattr(neighbours, "known"):
+            known_of, compute = neighbours.known().get, neighbours.compute
+
+            def neighbours_of(rid: str) -> tuple:
+                found = known_of(rid)
+                return compute(rid) if found is None else found
+            return neighbours_of, neighbours_of
+        sources = self.memo("neighbour_sources").get("of")
+        if sources is None or sources[0] is not neighbours:
+            turned: dict[str, list[str]] = {}
+            for rid, found in neighbours.items():
+                for neighbour in found:
+                    turned.setdefault(neighbour, []).append(rid)
+            sources = self.memo("neighbour_sources")["of"] = (neighbours, turned)
+        return (lambda rid: neighbours.get(rid, ())), (lambda rid: sources[1].get(rid, ()))
 
     def _returns_every_indexed_record(self) -> bool:
         """True when no indexed record is outside ``records`` (the usual case: a current view
@@ -185,6 +301,21 @@ class SearchSpace:
                         by_term[term].append(name)
             speakers = self._memo["speakers"] = {term: tuple(found) for term, found in by_term.items()}
         return speakers
+
+
+def _first_lift_order(scored: dict[str, float], lifted: dict[str, float], neighbours_of: Callable,
+                      sources_of: Callable) -> list[str]:
+    """The unscored turns of ``lifted`` in the order ``SearchSpace._smoothed`` lifts them first:
+    by the earliest (in ``scored`` order) neighbour scoring above 0 that lifts each, then by
+    its place in that neighbour's tuple. Only those neighbours' relative order is looked up."""
+    lifters = {rid: [s for s in sources_of(rid) if scored.get(s, 0.0) > 0.0] for rid in lifted}
+    wanted = {source for found in lifters.values() for source in found}
+    position = {rid: at for at, rid in enumerate(filter(wanted.__contains__, scored))}
+
+    def first_lift(rid: str) -> tuple[int, int]:
+        first = min(lifters[rid], key=position.__getitem__)
+        return position[first], neighbours_of(first).index(rid)
+    return sorted(lifted, key=first_lift)
 
 
 def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:
@@ -282,11 +413,12 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
     said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
     if said_by is not None:
-        hits = said_by(space.scores(content).items(), speakers)
+        keep = lambda items: said_by(items, speakers)  # noqa: E731
     else:
         speaker = space.speaker
-        hits = [(rid, s) for rid, s in space.scores(content).items() if speaker(rid) in speakers]
-    return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
+        keep = lambda items: [(rid, s) for rid, s in items if speaker(rid) in speakers]  # noqa: E731
+    # ``search`` ranks as ``heapq.nlargest(limit, key=itemgetter(1))`` of the kept smoothed scores
+    return [rid for rid, _ in space.search(content, limit, keep)]
 
 
 def _folded(text: str) -> str:
