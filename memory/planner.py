@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from operator import itemgetter
 
 from .retrieval.temporal import relative_date_words
@@ -131,8 +132,8 @@ class SearchSpace:
         Why nothing that counts is left out. A share is never negative, so the ``limit`` best
         BM25 scores stay at least ``theta`` (the ``limit``-th of them) once smoothed: the
         ``limit``-th best smoothed score is at least ``theta`` (of the kept ones: ``keep`` goes
-        by id, and ``theta`` is then the ``limit``-th best kept BM25 score). ``high`` is the
-        ``_LIFTERS * limit``-th best BM25 score; the records scoring at least that are the
+        by id, and ``theta`` is then the ``limit``-th best kept BM25 score). ``high`` is at most
+        the ``_LIFTERS * limit``-th best BM25 score; the records scoring at least that are the
         lifters, and their neighbours are smoothed exactly. Any other record has no lifter for
         a neighbour, so its share is at most ``weight * high``: a scored record below ``theta -
         weight * high``, and (when ``weight * high < theta``) every unscored turn, end below
@@ -149,9 +150,14 @@ class SearchSpace:
         ranked = scored if keep is None else dict(keep(scored.items()))
         if len(ranked) < limit:
             return everything()
-        high = heapq.nlargest(_LIFTERS * limit, scored.values())[-1]
         theta = heapq.nlargest(limit, ranked.values())[-1]
         weight = self.neighbour_weight
+        if theta <= 0.0:
+            return everything()
+        # the lifters: the best ``_LIFTERS * limit``, and at least every record scoring half the
+        # ``theta / weight`` that could lift an unscored turn to ``theta`` (so ``cut`` is at
+        # least ``theta / 2``: a speaker search's ``theta`` may be far below the best scores)
+        high = min(heapq.nlargest(_LIFTERS * limit, scored.values())[-1], theta / (2 * weight))
         share = weight * high
         margin = 1e-9 * (abs(theta) + abs(share))
         if high <= 0.0 or share >= theta - margin:
@@ -1090,6 +1096,25 @@ def _session_of(space: SearchSpace, record_id: str) -> str:
     return found
 
 
+def _session_counts(space: SearchSpace, term: str) -> Counter:
+    """Session -> how many of its turns (of the records the space may return) hold ``term``:
+    ``Counter(_session_of(space, rid) for rid in the term's records)``, counted in C over the
+    ``session_of`` memo once every record is in it (a common term is held by thousands)."""
+    holders = space.index.scores([term])
+    if not space._returns_every_indexed_record():
+        holders = [rid for rid in holders if rid in space.records]
+    cache = space.memo("session_of")
+    missing = [rid for rid in holders if rid not in cache]
+    column = getattr(space.records, "column", None)
+    if column is not None:              # as ``_session_of`` does, by the column, in one pass
+        cache.update(zip(missing, [session or rid for rid, session in
+                                   zip(missing, map(column, repeat("session"), missing))]))
+    else:
+        for record_id in missing:
+            _session_of(space, record_id)
+    return Counter(map(cache.__getitem__, holders))
+
+
 def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,
                     b: float = 0.75) -> list[str]:
     """The sessions of the records in ``order`` (the fused ranking so far) that hold a question
@@ -1100,13 +1125,17 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
     tie (two facts holding the same question terms) keep the order of their first record in
     ``order``. Which sessions hold a term is read once per view and term (the view's memo); in
     a scope without sessions that is the index's document frequency, and nothing is read."""
-    sizes = space.memo("session_sizes")
+    sizes = space.memo("session_sizes")    # session -> its turns, asked per session; "": how many
     if "" not in sizes:
-        in_sessions = 0
-        for session, ids in space.sessions.items():
-            sizes[session] = len(ids)
-            in_sessions += len(ids)
+        turns = getattr(space.sessions, "turns", None)      # a store's current view: counted in C
+        in_sessions = turns() if turns is not None else sum(map(len, space.sessions.values()))
         sizes[""] = len(space.sessions) + max(len(space.records) - in_sessions, 0)   # sessions, lone records too
+
+    def size_of(session: str) -> int:
+        found = sizes.get(session)
+        if found is None:
+            found = sizes[session] = len(space.sessions[session]) if session in space.sessions else 1
+        return found
     n = max(sizes[""], 1)
     average = max(len(space.records) / n, 1.0)
     first_at: dict[str, int] = {}
@@ -1118,9 +1147,7 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
         if space.sessions:
             counts = counts_of.get(term)
             if counts is None:
-                counts = counts_of[term] = Counter(_session_of(space, record_id)
-                                                   for record_id in space.index.scores([term])
-                                                   if record_id in space.records)
+                counts = counts_of[term] = _session_counts(space, term)
             df, count_of = len(counts), counts.get
         else:   # every record is a session of its own
             df = space.index.df(term)
@@ -1132,7 +1159,7 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
         for session in first_at:
             count = count_of(session)
             if count:
-                norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
+                norm = k1 * (1 - b + b * size_of(session) / average)
                 scored[session] += idf * count * (k1 + 1) / (count + norm)
     return sorted((s for s in scored if scored[s] > 0), key=lambda session: (-scored[session], first_at[session]))
 

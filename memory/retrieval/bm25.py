@@ -285,7 +285,10 @@ class BM25Index:
         if self._norm_cache is None:
             k1, b, one_minus_b = self.k1, self.b, 1 - self.b
             avgdl = self._total_len / len(self._slot_of)
-            self._norm_cache = [k1 * (one_minus_b + b * length / avgdl) for length in self._lens]
+            # one evaluation per distinct length (a few hundred), spread over the slots in C: a
+            # write moves avgdl, so a search after it needs every slot's norm again
+            norm_of = {length: k1 * (one_minus_b + b * length / avgdl) for length in set(self._lens)}
+            self._norm_cache = list(map(norm_of.__getitem__, self._lens))
         return self._norm_cache
 
     def _idf(self, term: str, df: int) -> float:
