@@ -20,7 +20,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
 from operator import itemgetter
 
 from .retrieval.temporal import relative_date_words
@@ -147,23 +146,25 @@ class SearchSpace:
             return smoothed if keep is None else dict(keep(smoothed.items()))
         if limit <= 0 or len(scored) <= 4 * _LIFTERS * limit:
             return everything()
+        best = heapq.nlargest(_LIFTERS * limit, scored.values())
         ranked = scored if keep is None else dict(keep(scored.items()))
         if len(ranked) < limit:
             return everything()
-        theta = heapq.nlargest(limit, ranked.values())[-1]
+        theta = best[limit - 1] if keep is None else heapq.nlargest(limit, ranked.values())[-1]
         weight = self.neighbour_weight
         if theta <= 0.0:
             return everything()
         # the lifters: the best ``_LIFTERS * limit``, and at least every record scoring half the
         # ``theta / weight`` that could lift an unscored turn to ``theta`` (so ``cut`` is at
         # least ``theta / 2``: a speaker search's ``theta`` may be far below the best scores)
-        high = min(heapq.nlargest(_LIFTERS * limit, scored.values())[-1], theta / (2 * weight))
+        high = min(best[-1], theta / (2 * weight))
         share = weight * high
         margin = 1e-9 * (abs(theta) + abs(share))
         if high <= 0.0 or share >= theta - margin:
             return everything()                # an unscored turn could reach the top: all of them
         cut = theta - share - margin
-        pool = [item for item in scored.items() if item[1] >= cut or item[1] >= high]
+        low = min(cut, high)
+        pool = [item for item in scored.items() if item[1] >= low]
         if 2 * len(pool) > len(scored):
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
@@ -1100,15 +1101,16 @@ def _session_counts(space: SearchSpace, term: str) -> Counter:
     """Session -> how many of its turns (of the records the space may return) hold ``term``:
     ``Counter(_session_of(space, rid) for rid in the term's records)``, counted in C over the
     ``session_of`` memo once every record is in it (a common term is held by thousands)."""
-    holders = space.index.scores([term])
+    holders_of = getattr(space.index, "holders", None)      # the term's documents, unscored
+    holders = holders_of(term) if holders_of is not None else space.index.scores([term])
     if not space._returns_every_indexed_record():
         holders = [rid for rid in holders if rid in space.records]
     cache = space.memo("session_of")
     missing = [rid for rid in holders if rid not in cache]
-    column = getattr(space.records, "column", None)
-    if column is not None:              # as ``_session_of`` does, by the column, in one pass
+    column_values = getattr(space.records, "column_values", None)
+    if column_values is not None:       # as ``_session_of`` does, by the column, in C
         cache.update(zip(missing, [session or rid for rid, session in
-                                   zip(missing, map(column, repeat("session"), missing))]))
+                                   zip(missing, column_values("session", missing))]))
     else:
         for record_id in missing:
             _session_of(space, record_id)

@@ -92,6 +92,9 @@ def test_scores_equal_rank_bm25_through_adds_removals_and_reloads(ops, params):
             assert_matches_rank_bm25(index, docs, op[1], params)
         assert index.doc_ids() == list(docs)
         assert all(index.terms(doc_id) == tokens for doc_id, tokens in docs.items())
+        # a term's holders, unscored, in insertion order: the planner counts them per session
+        assert all(index.holders(term) == [d for d, tokens in docs.items() if term in tokens]
+                   for term in ["a", "b", "h", "zz"])
 
 
 def test_common_term_takes_the_epsilon_floor():

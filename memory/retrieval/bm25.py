@@ -88,6 +88,14 @@ class BM25Index:
         ids = self._ids
         return {ids[slot]: score for slot, score in self._slot_scores(query_tokens).items()}
 
+    def holders(self, term: str) -> list[str]:
+        """The ids of the documents holding ``term``, in slot order: ``list(self.scores([term]))``
+        up to order, without scoring them (a planner counts a term's documents per session)."""
+        term_id = self._term_id.get(term)
+        if term_id is None:
+            return []
+        return list(map(self._ids.__getitem__, self._posting(term_id)[0]))
+
     def top(self, query_tokens: Iterable[str], limit: int) -> list[tuple[str, float]]:
         """The ``limit`` best documents, score descending, ties in insertion order."""
         if limit <= 0:
