@@ -76,8 +76,14 @@ class SearchSpace:
         the ``limit`` best (``_smoothed_top``): the same list, floats and order of ties. ``keep``
         ((id, score) pairs -> those of them to rank, in order, by id alone: a speaker search
         keeps its speakers' records) filters the smoothed scores first."""
+        smoothing = self.neighbour_weight > 0 and self.sessions
+        scored_slots = getattr(self.index, "scored_slots", None)
+        if smoothing and scored_slots is not None and self._returns_every_indexed_record():
+            # scores keyed by the index's slots: only the records kept are named by id
+            by_slot, ids, slot_of = scored_slots(tokens)
+            return _best(self._smoothed_top(by_slot, limit, keep, (ids, slot_of)), limit)
         scored = self._bm25_scores(tokens)
-        if self.neighbour_weight <= 0 or not self.sessions:
+        if not smoothing:
             return _best(scored if keep is None else dict(keep(scored.items())), limit)
         return _best(self._smoothed_top(scored, limit, keep), limit)
 
@@ -122,7 +128,8 @@ class SearchSpace:
             smoothed[rid] = scored_of(rid, 0.0) + weight * score
         return smoothed
 
-    def _smoothed_top(self, scored: dict[str, float], limit: int, keep: Callable | None = None) -> dict[str, float]:
+    def _smoothed_top(self, scored: dict, limit: int, keep: Callable | None = None,
+                      slots: tuple | None = None) -> dict[str, float]:
         """The records of ``_smoothed(scored)`` that can be among its ``limit`` best, with the
         same scores in the same order: ``_best`` of this equals ``_best`` of ``_smoothed``, and
         only these records' neighbours are looked at (at 100k records a question's terms match
@@ -140,17 +147,30 @@ class SearchSpace:
         best whatever their order, so leaving them out changes neither the top nor its order
         (a stable sort of what is left). Kept records are smoothed by the same expression as
         in ``_smoothed``, scored ones in ``scored`` order, unscored ones after them in the
-        order ``_smoothed`` lifts them first (``_first_lift_order``)."""
+        order ``_smoothed`` lifts them first (``_first_lift_order``).
+
+        ``slots``: ``scored`` is keyed by index slot, ``slots`` is (slot -> id, id -> slot) and
+        only the records kept are named by id (the same records, scores and order: the index
+        maps its slot scores to ids in order)."""
+        if slots is None:
+            key_of = id_of = _same
+        else:
+            ids, slot_of = slots
+            key_of, id_of = slot_of.get, ids.__getitem__
+
+        def by_id() -> dict[str, float]:
+            return scored if slots is None else {ids[slot]: value for slot, value in scored.items()}
+
         def everything() -> dict[str, float]:
-            smoothed = self._smoothed(scored)
+            smoothed = self._smoothed(by_id())
             return smoothed if keep is None else dict(keep(smoothed.items()))
         if limit <= 0 or len(scored) <= 4 * _LIFTERS * limit:
             return everything()
         best = heapq.nlargest(_LIFTERS * limit, scored.values())
-        ranked = scored if keep is None else dict(keep(scored.items()))
-        if len(ranked) < limit:
+        ranked = None if keep is None else dict(keep(zip(map(id_of, scored), scored.values())))
+        if ranked is not None and len(ranked) < limit:
             return everything()
-        theta = best[limit - 1] if keep is None else heapq.nlargest(limit, ranked.values())[-1]
+        theta = best[limit - 1] if ranked is None else heapq.nlargest(limit, ranked.values())[-1]
         weight = self.neighbour_weight
         if theta <= 0.0:
             return everything()
@@ -169,36 +189,37 @@ class SearchSpace:
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
         scored_of = scored.get
-        kept = {rid for rid, score in pool if score >= cut and rid in ranked}
+        kept = {key for key, score in pool if score >= cut and (ranked is None or id_of(key) in ranked)}
         unscored: dict[str, None] = {}
-        for rid, score in pool:
+        for key, score in pool:
             if score >= high:                   # a lifter: its neighbours are smoothed exactly
-                for neighbour in neighbours_of(rid):
-                    if neighbour in scored:
-                        if neighbour in ranked:
-                            kept.add(neighbour)
+                for neighbour in neighbours_of(id_of(key)):
+                    found = key_of(neighbour)
+                    if found is not None and found in scored:
+                        if ranked is None or neighbour in ranked:
+                            kept.add(found)
                     else:
                         unscored[neighbour] = None
         if keep is not None and unscored:
             unscored = dict(keep(unscored.items()))
         out: dict[str, float] = {}
-        for rid in filter(kept.__contains__, scored):     # in ``scored`` order
-            out[rid] = scored_of(rid)
+        for key in filter(kept.__contains__, scored):     # in ``scored`` order
+            out[id_of(key)] = scored_of(key)
         lifted: dict[str, float] = {}
         for group, start in ((out, True), (unscored, False)):
             for rid in group:
                 best = 0.0
                 for source in sources_of(rid):
-                    value = scored_of(source, 0.0)
+                    value = scored_of(key_of(source), 0.0)
                     if value > best:
                         best = value
                 if best > 0.0:
                     if start:
                         out[rid] = out[rid] + weight * best
                     else:
-                        lifted[rid] = scored_of(rid, 0.0) + weight * best
+                        lifted[rid] = scored_of(key_of(rid), 0.0) + weight * best
         if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
-            lifted = {rid: lifted[rid] for rid in _first_lift_order(scored, lifted, neighbours_of, sources_of)}
+            lifted = {rid: lifted[rid] for rid in _first_lift_order(by_id(), lifted, neighbours_of, sources_of)}
         out.update(lifted)
         return out
 
@@ -308,6 +329,10 @@ class SearchSpace:
                         by_term[term].append(name)
             speakers = self._memo["speakers"] = {term: tuple(found) for term, found in by_term.items()}
         return speakers
+
+
+def _same(value):
+    return value
 
 
 def _first_lift_order(scored: dict[str, float], lifted: dict[str, float], neighbours_of: Callable,

@@ -276,3 +276,16 @@ def without_memo(index: BM25Index, query: list[str]) -> list:
         return list(index.scores(query).items())
     finally:
         index._recent = remembered
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpus=st.lists(TOKENS, min_size=1, max_size=30), params=PARAMS)
+def test_length_norms_are_the_per_document_expression_exactly(corpus, params):
+    # evaluated once per distinct length and spread over the slots: the same floats as
+    # evaluating k1 * (1 - b + b * dl / avgdl) for each document, as rank-bm25 does
+    index = build({f"d{i}": tokens for i, tokens in enumerate(corpus)}, params)
+    if not index._total_len:
+        return
+    k1, b, _ = params
+    avgdl = index._total_len / len(index)
+    assert index._norms() == [k1 * ((1 - b) + b * len(tokens) / avgdl) for tokens in corpus]

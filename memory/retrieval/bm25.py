@@ -88,6 +88,12 @@ class BM25Index:
         ids = self._ids
         return {ids[slot]: score for slot, score in self._slot_scores(query_tokens).items()}
 
+    def scored_slots(self, query_tokens: Iterable[str]) -> tuple[dict[int, float], list, dict]:
+        """(``scores`` keyed by slot, in the same order, slot -> id, id -> slot): a caller that
+        reads a few of many scores names only those by id. Read only: the dict and the tables
+        are this index's own (a fork has its own tables)."""
+        return self._slot_scores(query_tokens), self._ids, self._slot_of
+
     def holders(self, term: str) -> list[str]:
         """The ids of the documents holding ``term``, in slot order: ``list(self.scores([term]))``
         up to order, without scoring them (a planner counts a term's documents per session)."""
