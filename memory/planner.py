@@ -145,9 +145,11 @@ class SearchSpace:
         weight * high``, and (when ``weight * high < theta``) every unscored turn, end below
         ``theta`` (``margin`` covers the rounding of these bounds). They follow the ``limit``
         best whatever their order, so leaving them out changes neither the top nor its order
-        (a stable sort of what is left). Kept records are smoothed by the same expression as
-        in ``_smoothed``, scored ones in ``scored`` order, unscored ones after them in the
-        order ``_smoothed`` lifts them first (``_first_lift_order``).
+        (a stable sort of what is left). The same holds against any ``limit`` smoothed scores
+        already worked out (a floor that rises as records are smoothed, best BM25 first), which
+        ends the walk early. Kept records are smoothed by the same expression as in
+        ``_smoothed``, scored ones in ``scored`` order, unscored ones after them in the order
+        ``_smoothed`` lifts them first (``_first_lift_order``).
 
         ``slots``: ``scored`` is keyed by index slot, ``slots`` is (slot -> id, id -> slot) and
         only the records kept are named by id (the same records, scores and order: the index
@@ -189,35 +191,48 @@ class SearchSpace:
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
         scored_of = scored.get
-        kept = {key for key, score in pool if score >= cut and (ranked is None or id_of(key) in ranked)}
+
+        def smoothed(rid: str, score: float) -> float:
+            best = 0.0
+            for source in sources_of(rid):
+                value = scored_of(key_of(source), 0.0)
+                if value > best:
+                    best = value
+            return score + weight * best if best > 0.0 else score
+        exact: dict = {}                        # key -> smoothed score, of the kept records
         unscored: dict[str, None] = {}
         for key, score in pool:
             if score >= high:                   # a lifter: its neighbours are smoothed exactly
                 for neighbour in neighbours_of(id_of(key)):
                     found = key_of(neighbour)
                     if found is not None and found in scored:
-                        if ranked is None or neighbour in ranked:
-                            kept.add(found)
+                        if found not in exact and (ranked is None or neighbour in ranked):
+                            exact[found] = smoothed(neighbour, scored_of(found))
                     else:
                         unscored[neighbour] = None
         if keep is not None and unscored:
             unscored = dict(keep(unscored.items()))
-        out: dict[str, float] = {}
-        for key in filter(kept.__contains__, scored):     # in ``scored`` order
-            out[id_of(key)] = scored_of(key)
-        lifted: dict[str, float] = {}
-        for group, start in ((out, True), (unscored, False)):
-            for rid in group:
-                best = 0.0
-                for source in sources_of(rid):
-                    value = scored_of(key_of(source), 0.0)
-                    if value > best:
-                        best = value
-                if best > 0.0:
-                    if start:
-                        out[rid] = out[rid] + weight * best
-                    else:
-                        lifted[rid] = scored_of(key_of(rid), 0.0) + weight * best
+        # 0.0 + weight * the best lifter, as ``_smoothed`` writes it: each of these has a lifter
+        lifted = {rid: smoothed(rid, 0.0) for rid in unscored}
+        # the other records, best BM25 first, until even the largest share cannot lift one to
+        # the ``limit``-th best smoothed score found so far (a floor on the true one)
+        floor: list[float] = []
+        for value in list(exact.values()) + list(lifted.values()):
+            if len(floor) < limit:
+                heapq.heappush(floor, value)
+            elif value > floor[0]:
+                heapq.heapreplace(floor, value)
+        for key, score in sorted(pool, key=itemgetter(1), reverse=True):
+            if score < cut or (len(floor) == limit and score + share + margin < floor[0]):
+                break
+            if key in exact or (ranked is not None and id_of(key) not in ranked):
+                continue
+            value = exact[key] = smoothed(id_of(key), score)
+            if len(floor) < limit:
+                heapq.heappush(floor, value)
+            elif value > floor[0]:
+                heapq.heapreplace(floor, value)
+        out = {id_of(key): exact[key] for key in filter(exact.__contains__, scored)}   # in ``scored`` order
         if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
             lifted = {rid: lifted[rid] for rid in _first_lift_order(by_id(), lifted, neighbours_of, sources_of)}
         out.update(lifted)
