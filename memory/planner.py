@@ -234,7 +234,8 @@ class SearchSpace:
                 heapq.heapreplace(floor, value)
         out = {id_of(key): exact[key] for key in filter(exact.__contains__, scored)}   # in ``scored`` order
         if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
-            lifted = {rid: lifted[rid] for rid in _first_lift_order(by_id(), lifted, neighbours_of, sources_of)}
+            order = _first_lift_order(scored, lifted, neighbours_of, sources_of, key_of)
+            lifted = {rid: lifted[rid] for rid in order}
         out.update(lifted)
         return out
 
@@ -350,14 +351,16 @@ def _same(value):
     return value
 
 
-def _first_lift_order(scored: dict[str, float], lifted: dict[str, float], neighbours_of: Callable,
-                      sources_of: Callable) -> list[str]:
+def _first_lift_order(scored: dict, lifted: dict[str, float], neighbours_of: Callable,
+                      sources_of: Callable, key_of: Callable = _same) -> list[str]:
     """The unscored turns of ``lifted`` in the order ``SearchSpace._smoothed`` lifts them first:
     by the earliest (in ``scored`` order) neighbour scoring above 0 that lifts each, then by
-    its place in that neighbour's tuple. Only those neighbours' relative order is looked up."""
-    lifters = {rid: [s for s in sources_of(rid) if scored.get(s, 0.0) > 0.0] for rid in lifted}
-    wanted = {source for found in lifters.values() for source in found}
-    position = {rid: at for at, rid in enumerate(filter(wanted.__contains__, scored))}
+    its place in that neighbour's tuple. Only those neighbours' relative order is looked up.
+    ``key_of``: record id -> its key in ``scored`` (an index slot, or the id itself)."""
+    lifters = {rid: [source for source in sources_of(rid) if scored.get(key_of(source), 0.0) > 0.0]
+               for rid in lifted}
+    wanted = {key_of(source): source for found in lifters.values() for source in found}
+    position = {wanted[key]: at for at, key in enumerate(filter(wanted.__contains__, scored))}
 
     def first_lift(rid: str) -> tuple[int, int]:
         first = min(lifters[rid], key=position.__getitem__)
