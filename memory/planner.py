@@ -43,6 +43,11 @@ class PlanResult:
     steps: list[dict] = field(default_factory=list)
 
 
+# ``SearchSpace._smoothed_top``: the neighbours of the best ``_LIFTERS * limit`` matches are
+# smoothed exactly, the rest bounded
+_LIFTERS = 2
+
+
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
 
@@ -66,19 +71,41 @@ class SearchSpace:
         queries of one cached view; entries are only ever added, never changed)."""
         return self._memo.setdefault(name, {})
 
-    def search(self, tokens: list[str], limit: int) -> list[tuple[str, float]]:
-        return _best(self.scores(tokens), limit)
+    def search(self, tokens: list[str], limit: int, keep: Callable | None = None) -> list[tuple[str, float]]:
+        """``_best(self.scores(tokens), limit)``, smoothing only the records that can be among
+        the ``limit`` best (``_smoothed_top``): the same list, floats and order of ties. ``keep``
+        ((id, score) pairs -> those of them to rank, in order, by id alone: a speaker search
+        keeps its speakers' records) filters the smoothed scores first."""
+        smoothing = self.neighbour_weight > 0 and self.sessions
+        scored_slots = getattr(self.index, "scored_slots", None)
+        if smoothing and scored_slots is not None and self._returns_every_indexed_record():
+            # scores keyed by the index's slots: only the records kept are named by id
+            by_slot, ids, slot_of = scored_slots(tokens)
+            return _best(self._smoothed_top(by_slot, limit, keep, (ids, slot_of)), limit)
+        scored = self._bm25_scores(tokens)
+        if not smoothing:
+            return _best(scored if keep is None else dict(keep(scored.items())), limit)
+        return _best(self._smoothed_top(scored, limit, keep), limit)
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 of every record this space may return that holds a term; with a
         ``neighbour_weight``, a turn also scores that share of its best neighbour's BM25
         (a turn-pair view computed at query time: an answer often sits one turn after the
         question that names its topic, "What did you think of it?" / "I loved it")."""
+        scored = self._bm25_scores(tokens)
+        if self.neighbour_weight <= 0 or not self.sessions:
+            return scored
+        return self._smoothed(scored)
+
+    def _bm25_scores(self, tokens: list[str]) -> dict[str, float]:
         scored = self.index.scores(tokens)
         if not self._returns_every_indexed_record():
             scored = {rid: s for rid, s in scored.items() if rid in self.records}
-        if self.neighbour_weight <= 0 or not self.sessions:
-            return scored
+        return scored
+
+    def _smoothed(self, scored: dict[str, float]) -> dict[str, float]:
+        """Every scored record with its neighbour's share, then the unscored turns lifted by a
+        neighbour, in the order they were first lifted (``_best`` breaks ties by this order)."""
         # the hot loop of a query: names bound locally; a score <= 0 never beats the default.
         # A store's current view works neighbours out when first asked and keeps them: the loop
         # reads what is known (a dict) and asks only for the rest
@@ -100,6 +127,139 @@ class SearchSpace:
         for rid, score in best.items():
             smoothed[rid] = scored_of(rid, 0.0) + weight * score
         return smoothed
+
+    def _smoothed_top(self, scored: dict, limit: int, keep: Callable | None = None,
+                      slots: tuple | None = None) -> dict[str, float]:
+        """The records of ``_smoothed(scored)`` that can be among its ``limit`` best, with the
+        same scores in the same order: ``_best`` of this equals ``_best`` of ``_smoothed``, and
+        only these records' neighbours are looked at (at 100k records a question's terms match
+        tens of thousands; the loop of ``_smoothed`` over all of them was half a query).
+
+        Why nothing that counts is left out. A share is never negative, so the ``limit`` best
+        BM25 scores stay at least ``theta`` (the ``limit``-th of them) once smoothed: the
+        ``limit``-th best smoothed score is at least ``theta`` (of the kept ones: ``keep`` goes
+        by id, and ``theta`` is then the ``limit``-th best kept BM25 score). ``high`` is at most
+        the ``_LIFTERS * limit``-th best BM25 score; the records scoring at least that are the
+        lifters, and their neighbours are smoothed exactly. Any other record has no lifter for
+        a neighbour, so its share is at most ``weight * high``: a scored record below ``theta -
+        weight * high``, and (when ``weight * high < theta``) every unscored turn, end below
+        ``theta`` (``margin`` covers the rounding of these bounds). They follow the ``limit``
+        best whatever their order, so leaving them out changes neither the top nor its order
+        (a stable sort of what is left). The same holds against any ``limit`` smoothed scores
+        already worked out (a floor that rises as records are smoothed, best BM25 first), which
+        ends the walk early. Kept records are smoothed by the same expression as in
+        ``_smoothed``, scored ones in ``scored`` order, unscored ones after them in the order
+        ``_smoothed`` lifts them first (``_first_lift_order``).
+
+        ``slots``: ``scored`` is keyed by index slot, ``slots`` is (slot -> id, id -> slot) and
+        only the records kept are named by id (the same records, scores and order: the index
+        maps its slot scores to ids in order)."""
+        if slots is None:
+            key_of = id_of = _same
+        else:
+            ids, slot_of = slots
+            key_of, id_of = slot_of.get, ids.__getitem__
+
+        def by_id() -> dict[str, float]:
+            return scored if slots is None else {ids[slot]: value for slot, value in scored.items()}
+
+        def everything() -> dict[str, float]:
+            smoothed = self._smoothed(by_id())
+            return smoothed if keep is None else dict(keep(smoothed.items()))
+        if limit <= 0 or len(scored) <= 4 * _LIFTERS * limit:
+            return everything()
+        best = heapq.nlargest(_LIFTERS * limit, scored.values())
+        ranked = None if keep is None else dict(keep(zip(map(id_of, scored), scored.values())))
+        if ranked is not None and len(ranked) < limit:
+            return everything()
+        theta = best[limit - 1] if ranked is None else heapq.nlargest(limit, ranked.values())[-1]
+        weight = self.neighbour_weight
+        if theta <= 0.0:
+            return everything()
+        # the lifters: the best ``_LIFTERS * limit``, and at least every record scoring half the
+        # ``theta / weight`` that could lift an unscored turn to ``theta`` (so ``cut`` is at
+        # least ``theta / 2``: a speaker search's ``theta`` may be far below the best scores)
+        high = min(best[-1], theta / (2 * weight))
+        share = weight * high
+        margin = 1e-9 * (abs(theta) + abs(share))
+        if high <= 0.0 or share >= theta - margin:
+            return everything()                # an unscored turn could reach the top: all of them
+        cut = theta - share - margin
+        low = min(cut, high)
+        pool = [item for item in scored.items() if item[1] >= low]
+        if 2 * len(pool) > len(scored):
+            return everything()                # most records can count: nothing to save
+        neighbours_of, sources_of = self._neighbour_lookups()
+        scored_of = scored.get
+
+        def smoothed(rid: str, score: float) -> float:
+            best = 0.0
+            for source in sources_of(rid):
+                value = scored_of(key_of(source), 0.0)
+                if value > best:
+                    best = value
+            return score + weight * best if best > 0.0 else score
+        exact: dict = {}                        # key -> smoothed score, of the kept records
+        unscored: dict[str, None] = {}
+        for key, score in pool:
+            if score >= high:                   # a lifter: its neighbours are smoothed exactly
+                for neighbour in neighbours_of(id_of(key)):
+                    found = key_of(neighbour)
+                    if found is not None and found in scored:
+                        if found not in exact and (ranked is None or neighbour in ranked):
+                            exact[found] = smoothed(neighbour, scored_of(found))
+                    else:
+                        unscored[neighbour] = None
+        if keep is not None and unscored:
+            unscored = dict(keep(unscored.items()))
+        # 0.0 + weight * the best lifter, as ``_smoothed`` writes it: each of these has a lifter
+        lifted = {rid: smoothed(rid, 0.0) for rid in unscored}
+        # the other records, best BM25 first, until even the largest share cannot lift one to
+        # the ``limit``-th best smoothed score found so far (a floor on the true one)
+        floor: list[float] = []
+        for value in list(exact.values()) + list(lifted.values()):
+            if len(floor) < limit:
+                heapq.heappush(floor, value)
+            elif value > floor[0]:
+                heapq.heapreplace(floor, value)
+        for key, score in sorted(pool, key=itemgetter(1), reverse=True):
+            if score < cut or (len(floor) == limit and score + share + margin < floor[0]):
+                break
+            if key in exact or (ranked is not None and id_of(key) not in ranked):
+                continue
+            value = exact[key] = smoothed(id_of(key), score)
+            if len(floor) < limit:
+                heapq.heappush(floor, value)
+            elif value > floor[0]:
+                heapq.heapreplace(floor, value)
+        out = {id_of(key): exact[key] for key in filter(exact.__contains__, scored)}   # in ``scored`` order
+        if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
+            order = _first_lift_order(scored, lifted, neighbours_of, sources_of, key_of)
+            lifted = {rid: lifted[rid] for rid in order}
+        out.update(lifted)
+        return out
+
+    def _neighbour_lookups(self) -> tuple[Callable, Callable]:
+        """(record id -> its neighbours, record id -> the records it is a neighbour of). A
+        store's current view gives each turn the turns before and after it in its session, so
+        the two are the same; a plain dict is turned round once (a turn may sit in two
+        sessions there)."""
+        neighbours = self._neighbours()
+        if hasattr(neighbours, "known"):
+            known_of, compute = neighbours.known().get, neighbours.compute
+
+            def neighbours_of(rid: str) -> tuple:
+                found = known_of(rid)
+                return compute(rid) if found is None else found
+            return neighbours_of, neighbours_of
+        sources = self.memo("neighbour_sources").get("of")
+        if sources is None or sources[0] is not neighbours:
+            turned: dict[str, list[str]] = {}
+            for rid, found in neighbours.items():
+                for neighbour in found:
+                    turned.setdefault(neighbour, []).append(rid)
+            sources = self.memo("neighbour_sources")["of"] = (neighbours, turned)
+        return (lambda rid: neighbours.get(rid, ())), (lambda rid: sources[1].get(rid, ()))
 
     def _returns_every_indexed_record(self) -> bool:
         """True when no indexed record is outside ``records`` (the usual case: a current view
@@ -185,6 +345,27 @@ class SearchSpace:
                         by_term[term].append(name)
             speakers = self._memo["speakers"] = {term: tuple(found) for term, found in by_term.items()}
         return speakers
+
+
+def _same(value):
+    return value
+
+
+def _first_lift_order(scored: dict, lifted: dict[str, float], neighbours_of: Callable,
+                      sources_of: Callable, key_of: Callable = _same) -> list[str]:
+    """The unscored turns of ``lifted`` in the order ``SearchSpace._smoothed`` lifts them first:
+    by the earliest (in ``scored`` order) neighbour scoring above 0 that lifts each, then by
+    its place in that neighbour's tuple. Only those neighbours' relative order is looked up.
+    ``key_of``: record id -> its key in ``scored`` (an index slot, or the id itself)."""
+    lifters = {rid: [source for source in sources_of(rid) if scored.get(key_of(source), 0.0) > 0.0]
+               for rid in lifted}
+    wanted = {key_of(source): source for found in lifters.values() for source in found}
+    position = {wanted[key]: at for at, key in enumerate(filter(wanted.__contains__, scored))}
+
+    def first_lift(rid: str) -> tuple[int, int]:
+        first = min(lifters[rid], key=position.__getitem__)
+        return position[first], neighbours_of(first).index(rid)
+    return sorted(lifted, key=first_lift)
 
 
 def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:
@@ -282,11 +463,12 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
     said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
     if said_by is not None:
-        hits = said_by(space.scores(content).items(), speakers)
+        keep = lambda items: said_by(items, speakers)  # noqa: E731
     else:
         speaker = space.speaker
-        hits = [(rid, s) for rid, s in space.scores(content).items() if speaker(rid) in speakers]
-    return [rid for rid, _ in heapq.nlargest(limit, hits, key=itemgetter(1))]
+        keep = lambda items: [(rid, s) for rid, s in items if speaker(rid) in speakers]  # noqa: E731
+    # ``search`` ranks as ``heapq.nlargest(limit, key=itemgetter(1))`` of the kept smoothed scores
+    return [rid for rid, _ in space.search(content, limit, keep)]
 
 
 def _folded(text: str) -> str:
@@ -1317,6 +1499,26 @@ def _session_of(space: SearchSpace, record_id: str) -> str:
     return found
 
 
+def _session_counts(space: SearchSpace, term: str) -> Counter:
+    """Session -> how many of its turns (of the records the space may return) hold ``term``:
+    ``Counter(_session_of(space, rid) for rid in the term's records)``, counted in C over the
+    ``session_of`` memo once every record is in it (a common term is held by thousands)."""
+    holders_of = getattr(space.index, "holders", None)      # the term's documents, unscored
+    holders = holders_of(term) if holders_of is not None else space.index.scores([term])
+    if not space._returns_every_indexed_record():
+        holders = [rid for rid in holders if rid in space.records]
+    cache = space.memo("session_of")
+    missing = [rid for rid in holders if rid not in cache]
+    column_values = getattr(space.records, "column_values", None)
+    if column_values is not None:       # as ``_session_of`` does, by the column, in C
+        cache.update(zip(missing, [session or rid for rid, session in
+                                   zip(missing, column_values("session", missing))]))
+    else:
+        for record_id in missing:
+            _session_of(space, record_id)
+    return Counter(map(cache.__getitem__, holders))
+
+
 def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,
                     b: float = 0.75) -> list[str]:
     """The sessions of the records in ``order`` (the fused ranking so far) that hold a question
@@ -1327,13 +1529,17 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
     tie (two facts holding the same question terms) keep the order of their first record in
     ``order``. Which sessions hold a term is read once per view and term (the view's memo); in
     a scope without sessions that is the index's document frequency, and nothing is read."""
-    sizes = space.memo("session_sizes")
+    sizes = space.memo("session_sizes")    # session -> its turns, asked per session; "": how many
     if "" not in sizes:
-        in_sessions = 0
-        for session, ids in space.sessions.items():
-            sizes[session] = len(ids)
-            in_sessions += len(ids)
+        turns = getattr(space.sessions, "turns", None)      # a store's current view: counted in C
+        in_sessions = turns() if turns is not None else sum(map(len, space.sessions.values()))
         sizes[""] = len(space.sessions) + max(len(space.records) - in_sessions, 0)   # sessions, lone records too
+
+    def size_of(session: str) -> int:
+        found = sizes.get(session)
+        if found is None:
+            found = sizes[session] = len(space.sessions[session]) if session in space.sessions else 1
+        return found
     n = max(sizes[""], 1)
     average = max(len(space.records) / n, 1.0)
     first_at: dict[str, int] = {}
@@ -1345,9 +1551,7 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
         if space.sessions:
             counts = counts_of.get(term)
             if counts is None:
-                counts = counts_of[term] = Counter(_session_of(space, record_id)
-                                                   for record_id in space.index.scores([term])
-                                                   if record_id in space.records)
+                counts = counts_of[term] = _session_counts(space, term)
             df, count_of = len(counts), counts.get
         else:   # every record is a session of its own
             df = space.index.df(term)
@@ -1359,7 +1563,7 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
         for session in first_at:
             count = count_of(session)
             if count:
-                norm = k1 * (1 - b + b * sizes.get(session, 1) / average)
+                norm = k1 * (1 - b + b * size_of(session) / average)
                 scored[session] += idf * count * (k1 + 1) / (count + norm)
     return sorted((s for s in scored if scored[s] > 0), key=lambda session: (-scored[session], first_at[session]))
 

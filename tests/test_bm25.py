@@ -92,6 +92,9 @@ def test_scores_equal_rank_bm25_through_adds_removals_and_reloads(ops, params):
             assert_matches_rank_bm25(index, docs, op[1], params)
         assert index.doc_ids() == list(docs)
         assert all(index.terms(doc_id) == tokens for doc_id, tokens in docs.items())
+        # a term's holders, unscored, in insertion order: the planner counts them per session
+        assert all(index.holders(term) == [d for d, tokens in docs.items() if term in tokens]
+                   for term in ["a", "b", "h", "zz"])
 
 
 def test_common_term_takes_the_epsilon_floor():
@@ -273,3 +276,16 @@ def without_memo(index: BM25Index, query: list[str]) -> list:
         return list(index.scores(query).items())
     finally:
         index._recent = remembered
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpus=st.lists(TOKENS, min_size=1, max_size=30), params=PARAMS)
+def test_length_norms_are_the_per_document_expression_exactly(corpus, params):
+    # evaluated once per distinct length and spread over the slots: the same floats as
+    # evaluating k1 * (1 - b + b * dl / avgdl) for each document, as rank-bm25 does
+    index = build({f"d{i}": tokens for i, tokens in enumerate(corpus)}, params)
+    if not index._total_len:
+        return
+    k1, b, _ = params
+    avgdl = index._total_len / len(index)
+    assert index._norms() == [k1 * ((1 - b) + b * len(tokens) / avgdl) for tokens in corpus]

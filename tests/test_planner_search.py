@@ -137,3 +137,76 @@ def test_a_turn_between_non_positive_matches_is_not_lifted():
     # x sits between a (negative) and b (zero): not lifted, so not returned; y follows c
     assert space.scores(["q"]) == {"a": -0.5, "b": 0.5, "c": 1.0, "y": 0.5}
     assert_same_as_reference(space, ["q"], 5)
+
+
+# ``search`` smooths only the records that can reach its top (``SearchSpace._smoothed_top``)
+# once the matches outnumber four times the limit: many matches, small limits
+
+
+@st.composite
+def wide_bm25_cases(draw):
+    n = draw(st.integers(30, 160))
+    docs = draw(st.lists(st.lists(st.sampled_from(VOCAB), min_size=1, max_size=6), min_size=n, max_size=n))
+    session_of = draw(st.lists(st.integers(-1, 6), min_size=n, max_size=n))
+    hidden = draw(st.sets(st.integers(0, n - 1), max_size=n // 4))
+    weight = draw(st.sampled_from([0.25, 0.5, 1, 1.5, 3.0]))
+    tokens = draw(st.lists(st.sampled_from(VOCAB + ["missing"]), min_size=1, max_size=4))
+    return space_of(docs, session_of, hidden, weight), tokens, draw(st.integers(1, 8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(wide_bm25_cases())
+def test_the_top_of_many_matches_equals_the_reference_loop_on_a_real_index(case):
+    space, tokens, limit = case
+    assert_same_as_reference(space, tokens, limit)
+
+
+@st.composite
+def wide_exact_cases(draw):
+    """As ``exact_cases``, with many matches against the limit: few distinct scores, so ties
+    sit across the bound and between lifted turns whose first lifter differs."""
+    n = draw(st.integers(20, 120))
+    ids = [f"d{i}" for i in range(n)]
+    matched = draw(st.lists(st.sampled_from(ids), unique=True, min_size=n // 2))
+    values = st.sampled_from([-1.0, 0.0, 0.25, 0.5, 1.0, 2.0, 4.0])
+    scores = {rid: draw(values) for rid in matched}
+    sessions: dict[str, list[str]] = {}
+    for rid in draw(st.permutations(ids)):
+        for session in draw(st.sets(st.integers(0, 5), max_size=2 if draw(st.integers(0, 9)) == 0 else 1)):
+            sessions.setdefault(f"s{session}", []).append(rid)
+    hidden = draw(st.sets(st.sampled_from(ids), max_size=n // 4))
+    space = planner.SearchSpace(FixedScores(scores, ids), {rid: {} for rid in ids if rid not in hidden}, sessions)
+    space.neighbour_weight = draw(st.sampled_from([0.25, 0.5, 1, 2.0]))
+    return space, draw(st.integers(1, 6))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(wide_exact_cases())
+def test_the_top_of_many_matches_equals_the_reference_loop_on_exact_ties(case):
+    space, limit = case
+    assert_same_as_reference(space, ["q"], limit)
+
+
+def test_turns_lifted_to_a_tie_keep_the_order_their_first_lifter_gave_them():
+    # x sits between the weak p (scored first) and the strong q; y after the strong r. The loop
+    # lifts x first (at p), then y: x comes first although r, which sets y's share, precedes q.
+    # Enough weak matches that the top is found without smoothing them all
+    scores = {"p": 0.25, **{f"w{i}": 0.25 for i in range(20)}, "r": 8.0, "q": 8.0, "m": 3.0,
+              "a1": 1.0, "a2": 0.875, "a3": 0.75}
+    ids = list(scores) + ["x", "y"]
+    space = planner.SearchSpace(FixedScores(scores, ids), {rid: {} for rid in ids},
+                                {"s1": ["p", "x", "q"], "s2": ["r", "y"]})
+    space.neighbour_weight = 0.5
+    assert len(space._smoothed_top(space.index.scores(["q"]), 3)) < len(scores)
+    assert space.search(["q"], 3) == [("r", 8.0), ("q", 8.0), ("x", 4.0)]
+    assert_same_as_reference(space, ["q"], 3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(wide_bm25_cases(), st.integers(0, 3))
+def test_a_kept_part_of_many_matches_ranks_as_the_reference_loop(case, parity):
+    # a speaker search: ``keep`` filters the smoothed scores by id, then the best are taken
+    space, tokens, limit = case
+    keep = lambda items: [(rid, s) for rid, s in items if int(rid[1:]) % 4 != parity]  # noqa: E731
+    want = heapq.nlargest(limit, keep(reference_scores(space, tokens).items()), key=itemgetter(1))
+    assert space.search(tokens, limit, keep) == want

@@ -88,6 +88,20 @@ class BM25Index:
         ids = self._ids
         return {ids[slot]: score for slot, score in self._slot_scores(query_tokens).items()}
 
+    def scored_slots(self, query_tokens: Iterable[str]) -> tuple[dict[int, float], list, dict]:
+        """(``scores`` keyed by slot, in the same order, slot -> id, id -> slot): a caller that
+        reads a few of many scores names only those by id. Read only: the dict and the tables
+        are this index's own (a fork has its own tables)."""
+        return self._slot_scores(query_tokens), self._ids, self._slot_of
+
+    def holders(self, term: str) -> list[str]:
+        """The ids of the documents holding ``term``, in slot order: ``list(self.scores([term]))``
+        up to order, without scoring them (a planner counts a term's documents per session)."""
+        term_id = self._term_id.get(term)
+        if term_id is None:
+            return []
+        return list(map(self._ids.__getitem__, self._posting(term_id)[0]))
+
     def top(self, query_tokens: Iterable[str], limit: int) -> list[tuple[str, float]]:
         """The ``limit`` best documents, score descending, ties in insertion order."""
         if limit <= 0:
@@ -296,7 +310,10 @@ class BM25Index:
         if self._norm_cache is None:
             k1, b, one_minus_b = self.k1, self.b, 1 - self.b
             avgdl = self._total_len / len(self._slot_of)
-            self._norm_cache = [k1 * (one_minus_b + b * length / avgdl) for length in self._lens]
+            # one evaluation per distinct length (a few hundred), spread over the slots in C: a
+            # write moves avgdl, so a search after it needs every slot's norm again
+            norm_of = {length: k1 * (one_minus_b + b * length / avgdl) for length in set(self._lens)}
+            self._norm_cache = list(map(norm_of.__getitem__, self._lens))
         return self._norm_cache
 
     def _idf(self, term: str, df: int) -> float:

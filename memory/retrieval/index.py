@@ -163,6 +163,15 @@ class ScopeIndex:
         """BM25 score of every doc holding at least one query term."""
         return self._bm25.scores(_query_tokens(query))
 
+    def scored_slots(self, query: Query) -> tuple[dict[int, float], list, dict]:
+        """``scores`` keyed by the index's slots, with its slot -> id and id -> slot tables
+        (``BM25Index.scored_slots``)."""
+        return self._bm25.scored_slots(_query_tokens(query))
+
+    def holders(self, term: str) -> list[str]:
+        """The docs holding ``term`` (a term, not a text), unscored (``BM25Index.holders``)."""
+        return self._bm25.holders(term)
+
     # -- writing -----------------------------------------------------------
 
     def apply(self, docs: Iterable[tuple[str, str]], cursor: Mapping[str, int]) -> None:

@@ -543,6 +543,12 @@ class CurrentRecords(Mapping):
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
 
+    def column_values(self, name: str, record_ids) -> list:
+        """``[self.column(name, rid) for rid in record_ids]``, looked up in C."""
+        view = self.view
+        return list(map(view.tables[name].__getitem__,
+                        map(view.columns[name].__getitem__, map(view.slot.__getitem__, record_ids))))
+
     def said_by(self, items, speakers) -> list:
         """The (record id, value) pairs of ``items`` whose record's speaker is one of
         ``speakers``, in order, by the speaker column (a speaker search filters every hit)."""
@@ -724,6 +730,11 @@ class Sessions(Mapping):
     def __contains__(self, session: object) -> bool:
         return self._members(session) is not None
 
+    def turns(self) -> int:
+        """How many episodes the sessions hold together (``sum(map(len, self.values()))``),
+        counted in C: each slot in a session has a place in it (a search after a write asks)."""
+        return self._count - self.view.groups().position[:self._count].count(_NONE)
+
     def __iter__(self):
         table = self.view.tables["session"]
         return iter([table[code] for code, slots in list(self._slots.items()) if slots[0] < self._count])
@@ -738,7 +749,18 @@ class Sessions(Mapping):
 
     def __len__(self) -> int:
         if self._len is None:
-            self._len = sum(1 for code, slots in list(self._slots.items()) if slots[0] < self._count)
+            # sessions are listed in order of their first turn: only the last ones can have
+            # begun after this snapshot (a search after a write asks this of a new snapshot)
+            slots, count = self._slots, self._count
+            try:
+                begun = len(slots)
+                for code in reversed(slots):
+                    if slots[code][0] < count:
+                        break
+                    begun -= 1
+            except RuntimeError:        # a writer's thread added a session meanwhile
+                begun = sum(1 for code, members in list(slots.items()) if members[0] < count)
+            self._len = begun
         return self._len
 
 
