@@ -1419,7 +1419,7 @@ def _term_weights(space: SearchSpace, query_terms: list[str], entities: frozense
     (``key_terms``): "When does my visa expire?" in a scope that never saw "visa" is not
     answered by "My gym membership expires in May"."""
     weights = {}
-    for t in set(query_terms):
+    for t in dict.fromkeys(query_terms):   # question order: a set's would follow the hash seed (the sums' last bit)
         boost = 1.0
         if not space.index.df(t):
             if t in entities:
