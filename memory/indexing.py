@@ -157,12 +157,29 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     key = (fingerprint, tuple(sorted(index_settings(store).items())))
     cache = read_cache(store)
     cached = cache.indexes.get(digest)
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[0] == key and _holds_view(cached[1], cache, digest):
         return cached[1]
     previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
     index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest))
     cache.indexes[digest] = (key, index)
     return index
+
+
+def _holds_view(index: ScopeIndex, cache: ReadCache, digest: str) -> bool:
+    """Whether ``index`` holds the last record of the scope's shared current view (so every
+    record of it: both are read in log order). A query reads its view first, then its index:
+    a fingerprint taken before a write, and another query catching the shared view up (in place)
+    before this one read it, gave a view holding the new turn and the index cached under the
+    older fingerprint, without it (a KeyError when the turn was a neighbour of a hit). The
+    shared view is never behind the query's snapshot of it, so the index is read again."""
+    cached = cache.currents.get(digest)
+    if cached is None:
+        return True
+    ids = cached[1].ids
+    try:
+        return ids[-1] in index
+    except IndexError:         # an empty view
+        return True
 
 
 def _view_ids(cache: ReadCache, digest: str) -> Callable:
