@@ -28,10 +28,12 @@ from ..errors import UsageError
 
 ENV = "MEMORY_CACHE_MB"
 DEFAULT_MB = 256
-# what one record costs in each cache, in bytes: measured on importer-written conversation turns
-# (benchmarks/perf/serve_many_users.py, benchmarks/reports/perf.md "many users"); an estimate,
-# not an accounting. The folded state holds every revision parsed (most of the cost).
-BYTES_PER_RECORD = {"state": 6000, "view": 400, "index": 1500, "built": 200}
+# what one record costs in each cache, in bytes of resident memory: measured with
+# benchmarks/perf/serve_many_users.py (200 users of 200 records, no budget: searches alone
+# ~4.7 KB per record, adds and searches ~12 KB; benchmarks/reports/perf.md, "Many users"),
+# split between the caches by what each holds. An estimate, not an accounting. The folded
+# state a write keeps holds every revision parsed: most of the cost.
+BYTES_PER_RECORD = {"state": 7300, "view": 1500, "index": 2800, "built": 400}
 # what a cache entry costs however few its records: scopes with no records (a shared scope, a
 # user never written to) count too, so touching many of them is bounded as well
 BYTES_PER_ENTRY = 4096
