@@ -191,3 +191,20 @@ def test_the_budget_is_an_operators_setting(monkeypatch):
     assert getattr(raised.value, "code", None) == "usage_error"
     monkeypatch.delenv("MEMORY_CACHE_MB")
     assert budget_module._env_limit() == budget_module.DEFAULT_MB << 20
+
+
+def test_a_closed_stores_scopes_leave_the_budget(tmp_path, budget_of):
+    """(a process that opens many stores, as the benchmarks do: the scopes of a store no longer
+    referenced do not count against the live ones)"""
+    import gc
+    budget_of(100)
+    store = Store.create(tmp_path / "gone", clock=FixedClock(NOW))
+    _fill(store, USERS[:2])
+    assert budget_module.BUDGET.scopes(store)
+    total = budget_module.BUDGET.total
+    del store
+    gc.collect()
+    other = Store.create(tmp_path / "other", clock=FixedClock(NOW))
+    _fill(other, USERS[:1])
+    assert budget_module.BUDGET.total < total
+    assert all(entry[0]() is not None for entry in budget_module.BUDGET._scopes.values())

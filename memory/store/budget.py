@@ -62,6 +62,9 @@ class ScopeBudget:
         self._scopes: OrderedDict[tuple[int, str], list] = OrderedDict()
         self.total = 0
         self.evictions = 0
+        # stores collected since: their scopes leave at the next touch (a weakref callback may
+        # run inside ``touch`` itself, so it only appends here)
+        self._gone: list = []
 
     @property
     def limit(self) -> int:
@@ -81,11 +84,13 @@ class ScopeBudget:
         key = (id(store), digest)
         limit = self.limit
         with self._lock:
+            if self._gone:
+                self._purge()
             entry = self._scopes.get(key)
             if entry is None or entry[0]() is not store:
                 if entry is not None:               # an id reused after its store was collected
                     self.total -= entry[2]
-                entry = self._scopes[key] = [weakref.ref(store), {}, 0]
+                entry = self._scopes[key] = [weakref.ref(store, self._gone.append), {}, 0]
             else:
                 self._scopes.move_to_end(key)
             parts = entry[1]
@@ -95,6 +100,13 @@ class ScopeBudget:
             self.total += size - before
             if self.total > limit:
                 self._shrink(key)
+
+    def _purge(self) -> None:
+        count = len(self._gone)             # (the list the callbacks append to stays the same)
+        gone = set(map(id, self._gone[:count]))
+        del self._gone[:count]
+        for key in [key for key, entry in self._scopes.items() if id(entry[0]) in gone]:
+            self.total -= self._scopes.pop(key)[2]
 
     def _shrink(self, keep) -> None:
         while self.total > self.limit and self._scopes:
