@@ -808,9 +808,12 @@ for _name in DATASETS:
 @click.option("--max-body-bytes", default=1024 * 1024, show_default=True, type=click.IntRange(1024, 64 * 1024 * 1024))
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds a request may take (body read, then the work).")
+@click.option("--cache-mb", type=click.FloatRange(0), default=None,
+              help="Megabytes (an estimate) of per-scope caches kept; the scopes used longest ago are "
+                   "dropped first. Default: $MEMORY_CACHE_MB, else 256.")
 @click.pass_context
 @_run()
-def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
+def serve(ctx, host, port, tokens_file, max_body_bytes, timeout, cache_mb):
     """Serve the store over HTTP: the memory leaderboard API plus query and mutate.
 
     \b
@@ -826,7 +829,7 @@ def serve(ctx, host, port, tokens_file, max_body_bytes, timeout):
         raise UsageError("memory serve needs the server extra: pip install 'memory-ledger[server]'",
                          code="server_extra_missing") from None
     run_server(_open_store(ctx), host=host, port=port, tokens_file=Path(tokens_file) if tokens_file else None,
-               limits=Limits(max_body_bytes=max_body_bytes, timeout_seconds=timeout))
+               limits=Limits(max_body_bytes=max_body_bytes, timeout_seconds=timeout, cache_mb=cache_mb))
 
 
 # -- retention -------------------------------------------------------------------

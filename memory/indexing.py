@@ -19,7 +19,7 @@ from .lifecycle import ScopeState
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
 from .retrieval.temporal import date_words, relative_date_words
-from .store import CurrentView, Store
+from .store import CACHE_BUDGET as BUDGET, CurrentView, Store
 
 if TYPE_CHECKING:
     from .retrieval import dense
@@ -84,6 +84,25 @@ _CACHES: "weakref.WeakKeyDictionary[Store, ReadCache]" = weakref.WeakKeyDictiona
 _CACHES_GUARD = threading.Lock()
 
 
+def _drop_read(store: Store, digest: str) -> None:
+    """The budget dropping a scope (``store.budget``): its view and its index go together (a
+    query's index is checked against the shared view, ``_holds_view``), and what was built from
+    them. Only pops: a request holding any of them keeps its own reference."""
+    cache = _CACHES.get(store)
+    if cache is not None:
+        cache.currents.pop(digest, None)
+        cache.indexes.pop(digest, None)
+        _drop_built(store, digest)
+
+
+def _drop_built(store: Store, digest: str) -> None:
+    cache = _CACHES.get(store)
+    if cache is not None:
+        for built in (cache.built, cache.built_current):
+            for key in [key for key in list(built) if key[0] == digest]:
+                built.pop(key, None)
+
+
 def read_cache(store: Store) -> ReadCache:
     """The read cache of ``store`` (made on first use; it lives as long as the store)."""
     with _CACHES_GUARD:
@@ -105,9 +124,11 @@ def built_from_state(store: Store, scope: dict, name: str, build: Callable[[Scop
     version = state.version
     cached = cache.built.get(key)
     if cached is not None and cached[0] is state and cached[1] == version:
-        return cached[2]
-    value = build(state)
-    cache.built[key] = (state, version, value)
+        value = cached[2]
+    else:
+        value = build(state)
+        cache.built[key] = (state, version, value)
+    BUDGET.touch(store, key[0], "built:" + name, len(state.revisions), _drop_built)
     return value
 
 
@@ -120,10 +141,12 @@ def current_view(store: Store, scope: dict, fingerprint: tuple | None = None) ->
     with cache.lock:   # one thread catches a shared view up at a time
         cached = cache.currents.get(digest)
         if cached is not None and cached[0] == fingerprint:
-            return cached[1]
-        view = store.current_view(scope, cached[1] if cached is not None else None)
-        cache.currents[digest] = (fingerprint, view)
-        return view
+            view = cached[1]
+        else:
+            view = store.current_view(scope, cached[1] if cached is not None else None)
+            cache.currents[digest] = (fingerprint, view)
+    BUDGET.touch(store, digest, "view", len(view.ids), _drop_read)
+    return view
 
 
 def built_from_current(store: Store, scope: dict, name: str, build: Callable[[CurrentView], object],
@@ -135,9 +158,10 @@ def built_from_current(store: Store, scope: dict, name: str, build: Callable[[Cu
     cached = cache.built_current.get(key)
     version = view.version
     if cached is not None and cached[0] is view and cached[1] == version:
-        return cached[2]
+        return cached[2]      # (the scope was touched as its view was)
     value = build(view)
     cache.built_current[key] = (view, version, value)
+    BUDGET.touch(store, key[0], "built:" + name, len(view.ids), _drop_built)
     return value
 
 
@@ -157,12 +181,31 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     key = (fingerprint, tuple(sorted(index_settings(store).items())))
     cache = read_cache(store)
     cached = cache.indexes.get(digest)
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
-    index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest))
-    cache.indexes[digest] = (key, index)
+    if cached is not None and cached[0] == key and _holds_view(cached[1], cache, digest):
+        index = cached[1]
+    else:
+        previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
+        index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest))
+        cache.indexes[digest] = (key, index)
+    BUDGET.touch(store, digest, "index", len(index), _drop_read)
     return index
+
+
+def _holds_view(index: ScopeIndex, cache: ReadCache, digest: str) -> bool:
+    """Whether ``index`` holds the last record of the scope's shared current view (so every
+    record of it: both are read in log order). A query reads its view first, then its index:
+    a fingerprint taken before a write, and another query catching the shared view up (in place)
+    before this one read it, gave a view holding the new turn and the index cached under the
+    older fingerprint, without it (a KeyError when the turn was a neighbour of a hit). The
+    shared view is never behind the query's snapshot of it, so the index is read again."""
+    cached = cache.currents.get(digest)
+    if cached is None:
+        return True
+    ids = cached[1].ids
+    try:
+        return ids[-1] in index
+    except IndexError:         # an empty view
+        return True
 
 
 def _view_ids(cache: ReadCache, digest: str) -> Callable:

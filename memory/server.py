@@ -50,7 +50,7 @@ from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, R
                      StoreError, StoreIOError, UsageError)
 from .jsonio import dumps, loads_strict, read_json_file
 from .paths import SCHEMA_DIR
-from .store import Store
+from .store import CACHE_BUDGET, Store, set_cache_mb
 
 LOG = logging.getLogger("memory.server")          # the access log: method, path, status
 START_LOG = logging.getLogger("memory.serve")     # where it listens, once bound
@@ -75,6 +75,9 @@ STATUS_BY_CODE = {**dict.fromkeys(_MALFORMED, 400), **dict.fromkeys(_STATE_CONFL
 class Limits:
     max_body_bytes: int = 1024 * 1024
     timeout_seconds: float = 30.0
+    # megabytes the per-scope caches of the process may hold (``store.budget``); None: $MEMORY_CACHE_MB
+    # or the default
+    cache_mb: float | None = None
 
 
 @dataclass(frozen=True)
@@ -661,6 +664,9 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
     import uvicorn
 
     logging.config.dictConfig(LOG_CONFIG)
+    if limits.cache_mb is not None:
+        set_cache_mb(limits.cache_mb)
+    cache_bytes = CACHE_BUDGET.limit              # a bad $MEMORY_CACHE_MB is refused before listening
     tokens = load_tokens(tokens_file) if tokens_file else None
     sock = listening_socket(bind_host(host, tokens), port)
     if tokens is None:
@@ -670,6 +676,6 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
         LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
         _warn_if_others_read(tokens_file)
     app = create_app(store, tokens=tokens, limits=limits)
-    START_LOG.info("listening on %s (Ctrl-C stops)", _url(sock))
+    START_LOG.info("listening on %s (Ctrl-C stops); per-scope caches up to %d MB", _url(sock), cache_bytes >> 20)
     uvicorn.Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,
                                   timeout_keep_alive=5)).run(sockets=[sock])

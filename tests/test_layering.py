@@ -12,7 +12,7 @@ BOTTOM = {"memory.errors", "memory.paths", "memory.jsonio", "memory.clock", "mem
 # the write core may import the bottom, each other and store-level siblings, never the read path or consumers
 STORE_PACKAGE = {"memory.store", "memory.store.core", "memory.store.layout", "memory.store.log",
                  "memory.store.manifest", "memory.store.erasure", "memory.store.current", "memory.store.interface",
-                 "memory.store.integrity", "memory.store.postgres"}
+                 "memory.store.integrity", "memory.store.postgres", "memory.store.budget"}
 CORE = BOTTOM | STORE_PACKAGE | {"memory.envelope_builder", "memory.schemas", "memory.records", "memory.credentials",
                                  "memory.policy", "memory.envelope", "memory.lifecycle", "memory.doctor", "memory.where"}
 ABOVE_CORE = ("memory.retrieval", "memory.indexing", "memory.planner", "memory.llm_planner", "memory.decision",

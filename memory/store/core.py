@@ -30,7 +30,7 @@ from ..errors import MemoryStoreError, NotFoundError, RefusedError, StoreError, 
 from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict, open_private, private_mkdir
 from ..lifecycle import ScopeState, StagedState
 from ..policy import Policies, load_policies, store_policies, write_store_copy
-from . import current, erasure, integrity, log, manifest
+from . import budget, current, erasure, integrity, log, manifest
 from .layout import ERASING_FILE, MANIFEST_FILE, SCOPE_FILE, StoreLayout, current_dir, digest_of, scope_lock_path, shard_files, shard_names
 
 STORE_FORMAT = "memory.store.v1"
@@ -369,9 +369,11 @@ class Store:
                 fingerprint = self.fingerprint(scope)
             cached = self._states.get(digest)
             if cached and cached[0] == fingerprint:
+                budget.held_state(self, digest, cached[1])   # the most recently used scope now
                 return cached[1]
             state = self.fold(scope)
             self._states[digest] = (fingerprint, state)
+            budget.held_state(self, digest, state)
             return state
 
     def fold(self, scope: dict) -> ScopeState:
@@ -392,6 +394,7 @@ class Store:
         # the writer checked the files under this lock and wrote exactly these: they check out
         self._checked[digest] = (taken, _identity(directory / MANIFEST_FILE), _identity(directory / ERASING_FILE))
         self._states[digest] = (taken, state)
+        budget.held_state(self, digest, state)
 
     def _forget(self, scope: dict) -> None:
         self._states.pop(digest_of(scope), None)

@@ -803,10 +803,13 @@ class Neighbours:
         self._slots = self.view.session_slots()
         self._known: dict[str, tuple] = {}
         self._shared = False
+        self._by_slots = False
         if records._members is None:
             # every episode of the view's first ``count`` records is one of these: a turn's
             # neighbours are the slots beside it in its session's list (O(1))
-            self.get = self._adjacent
+            # (a flag, not ``self.get = self._adjacent``: a bound method kept on its own instance
+            # is a reference cycle, which kept a dropped scope's view alive until a full collection)
+            self._by_slots = True
             self._groups, self._count = self.view.groups(), records._count
             # what earlier queries worked out over the same records: the view's own neighbours,
             # while it still is the view these records were taken from (same version and count)
@@ -845,12 +848,17 @@ class Neighbours:
             return default
         slots, ids = groups.sessions.get(view.columns["session"][at]), view.ids
         if slots is None or i >= len(slots) or slots[i] != at:
-            return Neighbours.get(self, record_id, default)   # moved since the groups were read
+            return self._listed(record_id, default)   # moved since the groups were read
         if i + 1 < len(slots) and slots[i + 1] < self._count:
             return (ids[slots[i - 1]], ids[slots[i + 1]]) if i else (ids[slots[i + 1]],)
         return (ids[slots[i - 1]],) if i else ()
 
     def get(self, record_id: str, default=()):
+        if self._by_slots:
+            return self._adjacent(record_id, default)
+        return self._listed(record_id, default)
+
+    def _listed(self, record_id: str, default=()):
         known = self._known.get(record_id)
         if known is not None:
             return known

@@ -30,7 +30,7 @@ from ..jsonio import canonical_bytes, loads_trusted
 from ..lifecycle import ScopeState
 from ..paths import DEFAULT_CONFIG_DIR, config_chosen
 from ..policy import Policies, load_policies
-from . import erasure
+from . import budget, erasure
 from .core import DEFAULT_BATCH, ScopeWrite, Store, erased_transaction, fold_log
 from .current import CurrentView
 from .layout import digest_of
@@ -324,6 +324,7 @@ class PostgresStore:
         with lock:
             cached = self._states.get(digest)
             if cached is not None and fingerprint is not None and cached[0] == tuple(fingerprint):
+                budget.held_state(self, digest, cached[1])   # the most recently used scope now
                 return cached[1]
             after, seen = cached[0] if cached is not None else (0, -1)
             snapshot = self._call().snapshot(digest, after=after, audit_seen=seen)
@@ -340,6 +341,7 @@ class PostgresStore:
             # revisions before its COMMIT, and a reader that re-read them would absorb them twice
             seq = snapshot.last_seq if snapshot.rebuilt else max(after, snapshot.last_seq)
             self._states[digest] = ((seq, snapshot.audit_rows), state)
+            budget.held_state(self, digest, state)
             writing = getattr(self._local, "writing", None)
             if writing is not None and writing.digest == digest:
                 writing.seq, writing.audit = snapshot.last_seq, snapshot.audit_rows
@@ -363,6 +365,7 @@ class PostgresStore:
         """Cache ``state`` as the fold of the scope up to what this thread's writer appended."""
         writing = self._writing(scope)
         self._states[digest_of(scope)] = ((writing.seq, writing.audit), state)
+        budget.held_state(self, digest_of(scope), state)
 
     def _forget(self, where) -> None:
         self._states.pop(self._digest(where), None)
