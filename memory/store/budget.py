@@ -75,6 +75,8 @@ class ScopeBudget:
     def set_limit(self, limit_bytes: int) -> None:
         with self._lock:
             self._limit = max(int(limit_bytes), 0)
+            if self._gone:
+                self._purge()
             self._shrink(None)
 
     def touch(self, store, digest: str, part: str, records: int, drop: Callable[[object, str], None]) -> None:
