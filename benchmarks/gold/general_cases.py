@@ -1016,7 +1016,7 @@ _moves("temporal", "'before <a year>': as of just before it") \
     .ask("Where did I live before 2022?", "VERIFIED_HISTORICAL", expected=["tx-leeds"],
          forbidden=["tx-manchester"], at=_ASKED)
 _moves("temporal", "'before <a month and year>': as of just before it") \
-    .ask("What was my job before March 2024?", "VERIFIED_HISTORICAL", expected=["tx-nurse"],
+    .ask("What was my job before February 2024?", "VERIFIED_HISTORICAL", expected=["tx-nurse"],
          forbidden=["tx-acme"], at=_ASKED)
 _moves("temporal", "a year before anything held: UNKNOWN retired_or_expired") \
     .ask("Where did I live in 2019?", "UNKNOWN", reason="retired_or_expired",
