@@ -93,7 +93,7 @@ _BEFORE_DATE = re.compile(r"(?i)\bbefore\s+(?:(?P<month>" + "|".join(_MONTHS) + 
                           r"(?:-(?P<mm>\d\d)-(?P<dd>\d\d))?\b")
 # "before I moved", "before Kim changed jobs", "before moving": the value before the current one
 _BEFORE_CHANGE = re.compile(r"(?i)\bbefore\s+(?:\w+\s+)?(?:moved|moving|changed|changing|switched|switching|"
-                            r"relocated|relocating|left|leaving|quit|quitting)\b[^?.!,;]*")
+                            r"relocated|relocating|quit|quitting)\b[^?.!,;]*")
 # "before Manchester", "before Acme": the words a link of a slot holds (``_named_link``)
 _BEFORE_WORDS = re.compile(r"(?i)\bbefore\s+(?!that\b)([^?.!,;]+)")
 _NOT_NAMING = frozenset("a an the my our your his her their its i me we you he she they it at in on to of for "

@@ -87,3 +87,4 @@ def test_the_words_that_say_before_when_are_not_what_is_asked():
     assert question_time("Where did Kim live before moving to Leeds?", NOW)[1]
     assert question_time("What do I do before work?", NOW) == (NOW, False, "What do I do before work?")
     assert question_time("What will I do before 2030?", NOW)[0] == NOW
+    assert not question_time("What did I eat before I left for work?", NOW)[1]   # leaving is no change of value
