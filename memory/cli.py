@@ -375,7 +375,7 @@ def add(ctx, statement, user, key, kind, valid_from, aliases, tags, sensitivity,
 
     \b
     Example:
-      memory add "The user lives in Berlin." --user demo --key user.home_city --alias "home city"
+      memory add "The user lives in Berlin." --user demo --key user.home_city --alias "home city" --from 2019-05-01
     """
     _verb(ctx, as_json, api.add, user, statement, key=key, kind=kind, valid_from=valid_from, aliases=aliases,
           tags=tags, sensitivity=sensitivity, tx=tx, reason=reason)
@@ -397,7 +397,7 @@ def update(ctx, statement, user, key, record_id, valid_from, tx, reason, as_json
 
     \b
     Example:
-      memory update "The user lives in Lisbon." --user demo --key user.home_city --from 2026-01-01
+      memory update "The user lives in Lisbon." --user demo --key user.home_city --from 2022-01-01
     """
     _verb(ctx, as_json, api.update, user, statement, key=key, record_id=record_id, valid_from=valid_from,
           tx=tx, reason=reason)
@@ -417,7 +417,7 @@ def retire(ctx, record_id, user, valid_to, tx, reason, as_json):
 
     \b
     Example:
-      memory retire mem_0123456789abcdef01234567 --user demo --at 2026-03-01
+      memory retire mem_0123456789abcdef01234567 --user demo --at 2023-09-01
     """
     _verb(ctx, as_json, api.retire, user, record_id, at=valid_to, tx=tx, reason=reason)
 

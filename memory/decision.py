@@ -9,10 +9,11 @@ conditions that would have allowed an answer.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
-from .clock import add_days
+from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
 
 # why a matching record could not answer -> the abstention reason it supports
@@ -87,6 +88,16 @@ _YEAR = re.compile(r"\b(?:back\s+)?(?:in|during|of)\s+(?:the\s+)?(?:(?P<part>" +
 _FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then|previous|former)\b")
 # "Which plan did Kim use to have?" (but not "What do I use to clean the oven?")
 _DID_USE_TO = re.compile(r"(?i)\bdid\b[^?.!]*?\b(use to)\b")
+# "before 2022", "before March 2024", "before 2024-02-01": as of the second before it began
+_BEFORE_DATE = re.compile(r"(?i)\bbefore\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+)?(?P<year>(?:19|20)\d\d)"
+                          r"(?:-(?P<mm>\d\d)-(?P<dd>\d\d))?\b")
+# "before I moved", "before Kim changed jobs", "before moving": the value before the current one
+_BEFORE_CHANGE = re.compile(r"(?i)\bbefore\s+(?:\w+\s+)?(?:moved|moving|changed|changing|switched|switching|"
+                            r"relocated|relocating|quit|quitting)\b[^?.!,;]*")
+# "before Manchester", "before Acme": the words a link of a slot holds (``_named_link``)
+_BEFORE_WORDS = re.compile(r"(?i)\bbefore\s+(?!that\b)([^?.!,;]+)")
+_NOT_NAMING = frozenset("a an the my our your his her their its i me we you he she they it at in on to of for "
+                        "and or then this that s".split())
 
 
 def _end_of(year: str, part: str | None) -> str:
@@ -108,14 +119,53 @@ def question_time(question: str, as_of: str) -> tuple[str, bool, str]:
     at, as ``--as-of`` does: no record has to hold them (a year the scope never saw is no unseen
     key noun that would make "Which gym did Marta go to in 2021?" unanswerable)."""
     instant, ends = as_of, [_end_of(m.group("year"), m.group("part")) for m in _YEAR.finditer(question)]
+    ends += [_second_before(m) for m in _BEFORE_DATE.finditer(question)]
     if ends:
         instant = min(max(ends), as_of)
-    rest = _FORMERLY.sub(" ", _YEAR.sub(" ", question))
+    rest = _FORMERLY.sub(" ", _YEAR.sub(" ", _BEFORE_DATE.sub(" ", question)))
+    changed = _BEFORE_CHANGE.search(rest)
+    rest = _BEFORE_CHANGE.sub(" ", rest)
     did_use_to = _DID_USE_TO.search(rest)
     if did_use_to:
         rest = rest[:did_use_to.start(1)] + rest[did_use_to.end(1):]
-    before = bool(_FORMERLY.search(question) or did_use_to)
+    before = bool(_FORMERLY.search(question) or did_use_to or changed)
     return instant, before, " ".join(rest.split())
+
+
+def _second_before(found: re.Match) -> str:
+    """The last second before the day, month or year a "before <date>" names."""
+    year, month = int(found.group("year")), 1
+    if found.group("mm"):
+        start = f"{year:04d}-{found.group('mm')}-{found.group('dd')}T00:00:00Z"
+    else:
+        if found.group("month"):
+            month = _MONTHS.index(found.group("month").lower()) + 1
+        start = f"{year:04d}-{month:02d}-01T00:00:00Z"
+    try:
+        return format_instant(parse_instant(start) - _dt.timedelta(seconds=1))
+    except ValueError:   # "before 2024-13-45": no such day, the question names no instant
+        return "9999-12-31T23:59:59Z"
+
+
+def _named_words(question: str) -> frozenset[str] | None:
+    """The words after "before" when they may name a value ("before Manchester", "before Acme"),
+    not a date, a change ("before I moved") or "before that"; None when there are none."""
+    if _BEFORE_DATE.search(question) or _BEFORE_CHANGE.search(question):
+        return None
+    found = _BEFORE_WORDS.search(question)
+    if found is None:
+        return None
+    words = frozenset(w for w in re.findall(r"\w+", found.group(1).lower()) if w not in _NOT_NAMING and len(w) > 1)
+    return words or None
+
+
+def _named_link(words: frozenset[str] | None, links: list[dict]) -> dict | None:
+    """The one link of a slot with a history whose statement holds every word "before" names;
+    None when no link or more than one does ("before work" when every job says "work")."""
+    if not words:
+        return None
+    holding = [link for link in links if words <= set(re.findall(r"\w+", link["statement"].lower()))]
+    return holding[0] if len(holding) == 1 else None
 
 
 def question_instant(question: str, as_of: str) -> tuple[str, bool]:
@@ -132,7 +182,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     the year the question names. The matched record keeps its place (it stays blocked, or
     answers if it is that link); the link it leads to is added with the match's scores and
     the other links as ``chain``. ``records``: every record of the scope (a view)."""
-    instant, before = question_instant(question, as_of)
+    asked_instant, asked_before = question_instant(question, as_of)
+    named = _named_words(question)
     slots: dict | None = None
     added: dict[str, Match] = {}
     present = {m.record["id"]: m for m in matches}
@@ -146,6 +197,12 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             keyed_slots = getattr(records, "keyed_slots", None)
             slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
         links = _links(record, records, slots)
+        instant, before = asked_instant, asked_before
+        link = _named_link(named, links) if len(links) > 1 else None
+        if link is not None:
+            # "before Manchester" names a value of this slot: it is asked as of the second before
+            # that value began to hold (nothing then: an UNKNOWN, never today's value)
+            instant = min(instant, _second_before_instant(link["valid_time"]["from"]))
         if len(links) < 2:
             if instant != as_of and not _start_unknown(record, match.created_at, instant):
                 match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
@@ -186,6 +243,10 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             else:
                 added[chosen["id"]] = successor
     return matches + list(added.values())
+
+
+def _second_before_instant(instant: str) -> str:
+    return format_instant(parse_instant(instant) - _dt.timedelta(seconds=1))
 
 
 def _keyed_slots(records) -> dict[str, list[dict]]:
@@ -364,7 +425,9 @@ def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: li
     if reason == "unresolved_conflict":
         return [f"a resolve envelope settling the dispute among {', '.join(ids(reason))}"]
     if reason == "retired_or_expired":
-        return [f"an active record valid at {as_of} (the matches {', '.join(ids(reason))} "
+        # the instant the records were judged at: the question's ("in 2019", "before Leeds"), else --as-of
+        judged = sorted({m.valid_at or as_of for m, why in blocked if BLOCKERS[why] == reason})
+        return [f"an active record valid at {' or '.join(judged)} (the matches {', '.join(ids(reason))} "
                 "were retired, expired or not yet valid then)"]
     if reason == "candidate_or_unverified":
         return [f"a reviewer's approval of candidate {', '.join(ids(reason))}"]

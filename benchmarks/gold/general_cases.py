@@ -974,7 +974,67 @@ case("cross_scope", "ugo", "as recorded at a past instant, another user's record
          recorded_as_of="2021-01-01T09:00:00Z", at="2023-02-01T09:00:00Z")
 
 
-# ids: gold_<category>_2NN (first round), _3NN (second) and _4NN (third), numbered per category in order
+# -- fourth round (general-dev4.jsonl): "before X" questions from an outside tester's personal store --------
+THIRD = len(CASES)
+
+_TODAY = "2026-11-30T09:00:00Z"
+
+
+def _moves(category, description, *extra):
+    """The tester's store: facts added today with --key and a past --from, then updated the same way."""
+    made = case(category, "sam", description) \
+        .add("tx-leeds", _TODAY, "I live in Leeds.", "user.home_city", valid_from="2020-05-01T00:00:00Z") \
+        .update("tx-manchester", _TODAY, None, "I live in Manchester.", "user.home_city",
+                valid_from="2025-03-01T00:00:00Z") \
+        .add("tx-nurse", _TODAY, "I work as a nurse at St. Mary's hospital.", "user.job",
+             valid_from="2019-01-01T00:00:00Z") \
+        .update("tx-acme", _TODAY, None, "I work as a software developer at Acme.", "user.job",
+                valid_from="2024-02-01T00:00:00Z")
+    for tx, statement, key in extra:
+        made.add(tx, _TODAY, statement, key)
+    return made
+
+
+_ASKED = "2026-12-01T09:00:00Z"
+_moves("update", "'before <the current value>': the link before the one naming it answers, historical") \
+    .ask("Where did I live before Manchester?", "VERIFIED_HISTORICAL", expected=["tx-leeds"],
+         forbidden=["tx-manchester", "tx-nurse", "tx-acme"], at=_ASKED)
+_moves("update", "'before I moved': the value before the current one") \
+    .ask("Which city did I live in before I moved?", "VERIFIED_HISTORICAL", expected=["tx-leeds"],
+         forbidden=["tx-manchester"], at=_ASKED)
+_moves("update", "'before <the current employer>': the previous job answers") \
+    .ask("What did I do before Acme?", "VERIFIED_HISTORICAL", expected=["tx-nurse"],
+         forbidden=["tx-acme", "tx-leeds", "tx-manchester"], at=_ASKED)
+_moves("update", "'before I changed jobs': the previous job answers") \
+    .ask("Where did I work before I changed jobs?", "VERIFIED_HISTORICAL", expected=["tx-nurse"],
+         forbidden=["tx-acme"], at=_ASKED)
+_moves("update", "'before <the first value>': nothing held before it: UNKNOWN retired_or_expired, never "
+       "today's value") \
+    .ask("Where did I live before Leeds?", "UNKNOWN", reason="retired_or_expired",
+         forbidden=["tx-leeds", "tx-manchester"], at=_ASKED)
+_moves("temporal", "'before <a year>': as of just before it") \
+    .ask("Where did I live before 2022?", "VERIFIED_HISTORICAL", expected=["tx-leeds"],
+         forbidden=["tx-manchester"], at=_ASKED)
+_moves("temporal", "'before <a month and year>': as of just before it") \
+    .ask("What was my job before February 2024?", "VERIFIED_HISTORICAL", expected=["tx-nurse"],
+         forbidden=["tx-acme"], at=_ASKED)
+_moves("temporal", "a year before anything held: UNKNOWN retired_or_expired") \
+    .ask("Where did I live in 2019?", "UNKNOWN", reason="retired_or_expired",
+         forbidden=["tx-leeds", "tx-manchester"], at=_ASKED)
+_moves("update", "twin: the present tense answers today's value") \
+    .ask("Where do I live?", "VERIFIED", expected=["tx-manchester"], forbidden=["tx-leeds"], at=_ASKED)
+_moves("update", "twin: today's job") \
+    .ask("Where do I work?", "VERIFIED", expected=["tx-acme"], forbidden=["tx-nurse"], at=_ASKED)
+_moves("update", "twin: 'before work' names no value of a slot (both jobs say work): no flip to the past",
+       ("tx-run", "Before work I go for a run along the canal.", "user.morning_routine")) \
+    .ask("What do I do before work?", "VERIFIED", expected=["tx-run"], forbidden=["tx-nurse"], at=_ASKED)
+_moves("update", "twin: 'before bed' names no value of a slot: no flip to the past",
+       ("tx-read", "Before bed I read for half an hour.", "user.evening_routine")) \
+    .ask("What do I do before bed?", "VERIFIED", expected=["tx-read"], forbidden=["tx-nurse", "tx-leeds"],
+         at=_ASKED)
+
+
+# ids: gold_<category>_2NN (first round), _3NN (second), _4NN (third) and _5NN (fourth), numbered per category in order
 def _lines(cases, start):
     numbers: dict[str, int] = {}
     lines = []
@@ -989,7 +1049,8 @@ def _lines(cases, start):
 def main() -> None:
     (HERE / "general-dev.jsonl").write_text(_lines(CASES[:FIRST], 200))
     (HERE / "general-dev2.jsonl").write_text(_lines(CASES[FIRST:SECOND], 300))
-    (HERE / "general-dev3.jsonl").write_text(_lines(CASES[SECOND:], 400))
+    (HERE / "general-dev3.jsonl").write_text(_lines(CASES[SECOND:THIRD], 400))
+    (HERE / "general-dev4.jsonl").write_text(_lines(CASES[THIRD:], 500))
 
 
 if __name__ == "__main__":
