@@ -566,6 +566,36 @@ def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
     return space.term_set(record_id) - (asked - stated)
 
 
+# ``subject_only_abstains``: a question asking what someone does, where, when or how, by an auxiliary
+# and no other content word ("What does my mother do?", "Where did Sam go?" with "go" a stop word)
+_ASKS_WHAT_DONE = re.compile(r"(?i)^\s*(?:what|where|when|how|why|which)\b[^?]*\b(?:do|does|did|doing)\b")
+_OWNED_THING = re.compile(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)")
+_OWNER_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|i've|me|myself)\b")
+
+
+def _asks_owner_attribute(question: str) -> bool:
+    """Whether the question asks an attribute of the owner ("What's my name?", "What is my
+    age?", "What's my favourite colour?") rather than of something the owner has ("my dog's
+    name", "What colour is my car?")."""
+    text = question.replace("\u2019", "'")
+    return bool(_OWNER_ATTRIBUTE.search(text)) and not _OWNED_THING.search(_OWNER_ATTRIBUTE.sub(" ", text))
+
+
+def _states_other_thing(statement: str, asked: frozenset) -> bool:
+    """Whether a record states an attribute of something the owner has, not of the owner: it
+    names "my <thing>" where the thing is no attribute and not asked ("My dog is called
+    Biscuit"), and neither states the owner's attribute ("my name") nor speaks as "I"."""
+    text = statement.replace("\u2019", "'")
+    if _OWNER_ATTRIBUTE.search(text) or _OWNER_FIRST_PERSON.search(text):
+        return False
+    for thing in _OWNED_THING.findall(text):
+        terms = tokenize(thing)
+        if terms and not set(terms) & (_ATTRIBUTES | asked) and thing.lower() not in (
+                "favourite", "favorite", "full", "first", "last", "middle", "home", "real"):
+            return True
+    return False
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
@@ -633,6 +663,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         asked_only = {t: w for t, w in weights.items() if _folded(t) not in subjects}
         if sum(asked_only.values()) > 0:   # "Who is my manager?" asks for the subject itself
             weights = asked_only
+        elif features("subject_only_abstains") and _ASKS_WHAT_DONE.match(question):
+            # "What does my wife do?": asks something of the subject that no word names, and a
+            # record sharing only the subject ("My wife Maria's birthday ...") does not state it
+            return lambda record_id: 0.0
     share = _share_of(weights)
     if forms:
         share_of_terms = share
@@ -653,6 +687,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
     named = features("named_subjects")
+    negated_openings = features("negated_openings")
+    owner_attribute = features("owner_attributes") and _asks_owner_attribute(question)
     sentences = pronouns and features("sentence_attribution")
     clauses = sentences and features("pronoun_scope")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
@@ -671,8 +707,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
         if relations and not _about_relation_asked(space, record_id, asked | linked):
             return 0.0
-        if named and record_person(space, record_id, own).isdisjoint(asked_folded) \
-                and record_person(space, record_id, own):
+        if named:
+            person = record_person(space, record_id, own, negated_openings)
+            if person and person.isdisjoint(asked_folded):
+                return 0.0
+        if owner_attribute and _states_other_thing(space.records[record_id]["statement"], asked):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
             return 0.0
@@ -824,6 +863,9 @@ def key_terms(question: str, caller: str = "") -> list[str]:
 # a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
 _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
 _ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
+# ``owner_attributes``: "my name", "my age", "my favourite colour" ask an attribute of the owner
+_OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
+                              r"(?:%s)\b(?!')" % "|".join(_ATTRIBUTES_TEXT.split()))
 
 
 # ``irregular_forms``: forms the Snowball stemmer leaves apart from their base word ("went", "goes"
@@ -938,23 +980,28 @@ def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str]
 
 # a fact that opens with someone's name and a verb: "Karim plays padel every Thursday."
 _NAMED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
+# ``negated_openings``: the same opening with a negation or a frequency word before the verb ("Tom
+# doesn't eat meat", "Marta never drinks coffee", "Leo does not smoke")
+_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
+                                    r"wasn't|hasn't|hadn't|can't|cannot|won't|never|no\s+longer|always|often|"
+                                    r"usually|rarely|seldom|still|only)\s+[a-z]")
 _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "our", "her", "his", "their",
                         "it", "he", "she", "they", "we", "i", "you", "there", "here", "what", "who"})
 
 
-def record_person(space: SearchSpace, record_id: str, own: frozenset) -> frozenset[str]:
+def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: bool = False) -> frozenset[str]:
     """The person a stated fact is about when it is not the scope's owner: it opens with a name
     and a verb ("Karim plays padel every Thursday evening") and its first sentence names neither
     the owner nor "I"/"my". Conversation turns are left to ``dialogue_pronouns``."""
     cache = space.memo("record_person")
-    key = (record_id, own)
+    key = (record_id, own, negated)
     found = cache.get(key)
     if found is None:
         record = space.records[record_id]
         found = frozenset()
         if record["kind"] != "episode":
             first = _SENTENCE_END.split(record["statement"].replace("\u2019", "'").strip(), 1)[0]
-            opening = _NAMED_OPENING.match(first)
+            opening = _NAMED_OPENING.match(first) or (negated and _NAMED_NEGATED_OPENING.match(first))
             if opening and opening.group(1).lower() not in _NOT_NAMES:
                 name = frozenset(tokenize(_folded(opening.group(1))))
                 mentioned = set(tokenize(_folded(first)))
@@ -1440,12 +1487,21 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
     return lambda held: sum(w for t, w in items if t in held) / total
 
 
+# ``planner.indefinite_weight``: indefinite pronouns name nothing a record must hold ("Is my dad
+# allergic to anything?" is answered by "... allergic to penicillin")
+_INDEFINITES = frozenset(tokenize("anything something everything nothing anyone someone everyone nobody "
+                                  "anybody somebody everybody anywhere somewhere everywhere nowhere "
+                                  "sometime anytime whatever whoever"))
+
+
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
     terms = tokenize(question)
     own = set(tokenize(caller))
+    if settings.get("indefinite_weight", 1) == 0:
+        own |= _INDEFINITES
     covered_terms = [t for t in terms if t not in own] or terms
     key_weight = settings.get("unseen_key_weight", 0.0)
-    keys = frozenset(key_terms(question, caller)) if key_weight > 0 else frozenset()
+    keys = frozenset(key_terms(question, caller)) - own if key_weight > 0 else frozenset()
     return (covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0),
             keys, key_weight)
 

@@ -61,6 +61,10 @@ ADDED_KEYS = {
         ("features", "caller_turns"): False,
         ("features", "answer_types"): False,
         ("features", "relation_synonyms"): False,
+        ("features", "negated_openings"): False,   # a named opening needed a verb right after the name
+        ("features", "owner_attributes"): False,
+        ("features", "subject_only_abstains"): False,
+        ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

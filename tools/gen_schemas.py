@@ -33,7 +33,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "named_subjects", "sentence_attribution", "pronoun_scope", "stated_contest",
                       "irregular_forms", "relation_names",
                       "caller_turns",
-                      "answer_types", "relation_synonyms")
+                      "answer_types", "relation_synonyms",
+                      "negated_openings", "owner_attributes", "subject_only_abstains")
 
 
 def enum(values):
@@ -188,7 +189,7 @@ def retrieval_policy_schema():
         "context_window": {"type": "integer", "minimum": 0}, "default_limit": count,
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
         "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
-        "unseen_time_weight": number,
+        "unseen_time_weight": number, "indefinite_weight": number,
         "own_turns_weight": number, "session_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
