@@ -300,7 +300,8 @@ class Decision:
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
-           support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0) -> Decision:
+           support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
+           outweigh: bool = False) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -328,7 +329,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     # answer (``_uncontested``) but is never listed as evidence for it
     evidence = [m for m in answering if m.support != 0]
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
-            and not swapped_better(answering, swap_ratio) and not _outweighed(evidence, blocked, support_ratio):
+            and not swapped_better(answering, swap_ratio) \
+            and not (outweigh and _outweighed(evidence, blocked, support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
         if evidence_ratio > 0:
@@ -356,14 +358,14 @@ def swapped_better(matches: list[Match], swap_ratio: float) -> bool:
 
 
 def confidence(eligible: list[Match], support_ratio: float, swap_ratio: float = 0.0,
-               blocked: list[tuple[Match, str]] = ()) -> float:
+               blocked: list[tuple[Match, str]] = (), outweigh: bool = False) -> float:
     """The best support among the eligible matches that may be evidence, or 0 when it is
     contested (``_uncontested``) or outweighed by a memory that may not answer (``_outweighed``):
     ``decide`` answers (blockers aside) when it reaches min_coverage."""
     matching = [m for m in eligible if m.coverage > 0]
     evidence = [m for m in matching if m.support != 0]
     if not evidence or not _uncontested(matching, support_ratio) or swapped_better(matching, swap_ratio) \
-            or _outweighed(evidence, list(blocked), support_ratio):
+            or (outweigh and _outweighed(evidence, list(blocked), support_ratio)):
         return 0.0
     return max((m.coverage if m.support is None else m.support) for m in evidence)
 
@@ -375,7 +377,8 @@ def _outweighed(evidence: list[Match], blocked: list[tuple[Match, str]], support
     question less than ``support_ratio`` of it: that answer shares only a generic word with the
     question ("What is Ivo's shoe size?" after the shoe size was rejected, answered by "Ivo wears
     a size 58 cap"). The blocked memory decides the reason instead. Episodes do not weigh: a
-    turn outside the as-of says nothing about whether an earlier one answers."""
+    turn outside the as-of says nothing about whether an earlier one answers. Only with
+    ``features.blocked_outweighs`` (``decide``'s ``outweigh``)."""
     if support_ratio <= 0 or not evidence:
         return False
     best = max(_strength(m)[0] for m in evidence)

@@ -64,6 +64,7 @@ ADDED_KEYS = {
         ("features", "negated_openings"): False,   # a named opening needed a verb right after the name
         ("features", "owner_attributes"): False,
         ("features", "subject_only_abstains"): False,
+        ("features", "blocked_outweighs"): False,   # a blocked memory about the question did not outweigh
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
     },
 }

@@ -218,6 +218,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 support_ratio=retrieval.decision.get("support_ratio", 0.0),
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
+                                outweigh=retrieval.feature("blocked_outweighs"),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
@@ -283,7 +284,8 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     verdict = evaluation.verdict
     decision = store.policies.retrieval.decision
     ratio = decision.get("support_ratio", 0.0)
-    confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0), verdict.blocked)
+    confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0), verdict.blocked,
+                                       outweigh=store.policies.retrieval.feature("blocked_outweighs"))
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 

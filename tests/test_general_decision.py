@@ -178,3 +178,21 @@ def test_general_dev_case(case_id):
     assert (outcome.knowledge_state, outcome.reason_code) == (expect["knowledge_state"], expect["reason_code"])
     assert set(expect["expected"]) <= set(outcome.ranked[:5])
     assert not set(expect["forbidden"]) & set(outcome.ranked)
+
+
+def test_without_blocked_outweighs_the_generic_word_match_answers(tmp_path):
+    """The same store with ``features.blocked_outweighs`` off: the cap answers the shoe-size
+    question (the wrong VERIFIED the mechanism exists to stop)."""
+    import json
+    from helpers import config_copy, make_store
+    folder = config_copy(tmp_path / "config")
+    path = folder / "retrieval-policy.json"
+    policy = json.loads(path.read_text())
+    policy["features"]["blocked_outweighs"] = False
+    path.write_text(json.dumps(policy, indent=2) + "\n")
+    store = make_store(tmp_path / "off", config=folder)
+    candidate = store.mutate(add_env("My shoe size is 46.", "user.shoe_size", "tx-shoe", source="model_inference",
+                                     actor="agent"))["record_id"]
+    assert store.mutate(by_id("reject", candidate, "tx-reject", actor="reviewer"))["status"] == "applied"
+    store.mutate(add_env("I wear a size 58 cap.", "user.hat_size", "tx-hat"))
+    assert ask(store, "What is my shoe size?")["knowledge_state"] == "VERIFIED"

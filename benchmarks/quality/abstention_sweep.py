@@ -79,7 +79,8 @@ def run(store: Store, questions: list[tuple]) -> list[dict]:
         evaluation = query._evaluate(store, query.QueryRequest(text=question, user=scope, as_of=as_of, limit=20))
         verdict = evaluation.verdict
         conf = decide_mod.confidence(verdict.eligible, decision.get("support_ratio", 0.0),
-                                     decision.get("swap_ratio", 0.0), verdict.blocked)
+                                     decision.get("swap_ratio", 0.0), verdict.blocked,
+                                     outweigh=store.policies.retrieval.feature("blocked_outweighs"))
         matching = [m for m in verdict.eligible if m.coverage > 0]
         evidence = [m for m in matching if m.support != 0]
         rows.append({"should_abstain": should, "abstained": verdict.knowledge_state == "UNKNOWN",
