@@ -281,20 +281,48 @@ def apply(ctx, source, batch_size, as_json):
     \b
     Example:
       memory apply envelopes.jsonl > results.jsonl
-    Exits 5 when any envelope was refused (the others are applied).
+    Each result is the object `memory mutate --json` prints plus "line": the
+    envelope's line number in the input (blank lines are skipped, so match
+    results to input by "line", not by position); a parse error's message
+    starts with it too. A summary of the counts goes to stderr. Exits 5 when any
+    envelope was refused (the others are applied).
     """
     from .jsonio import dumps_text
     store = _open_store(ctx)
-    lines = [line for line in _read_source(source).splitlines() if line.strip()]
-    refused = 0
-    with _progress(len(lines), "envelopes applied", "each result printed is durable; rerunning the file "
+    lines = _read_source(source).splitlines()
+    numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
+    counts = {"applied": 0, "idempotent": 0, "refused": 0}
+    with _progress(len(numbered), "envelopes applied", "each result printed is durable; rerunning the file "
                    "is safe, done envelopes answer idempotent") as advance:
-        for result in api.apply(store, lines, batch_size=batch_size):
+        results = api.apply(store, [line for _, line in numbered], batch_size=batch_size)
+        for (number, _), result in zip(numbered, results):
             advance(1)  # a result arrives once its batch is durable: the Ctrl-C message counts those
-            refused += result.refused
-            click.echo(dumps_text(result.to_json()))
-    if refused:
+            counts[result.status] += 1
+            click.echo(dumps_text(_numbered_result(result.to_json(), number)))
+    click.echo(_apply_summary(counts, len(lines) - len(numbered)), err=True)
+    if counts["refused"]:
         sys.exit(5)
+
+
+# refusals of the line as text, before it is an envelope: their messages name the line too
+_PARSE_REFUSALS = frozenset({"invalid_json", "invalid_utf8", "duplicate_key", "non_finite_number"})
+
+
+def _numbered_result(result: dict, number: int) -> dict:
+    """An ``apply`` result naming its input line, in the field (and in a parse error's message)."""
+    if result["error"] and result["error"]["code"] in _PARSE_REFUSALS:
+        result = {**result, "error": {**result["error"], "message": f"line {number}: {result['error']['message']}"}}
+    return {**result, "line": number}
+
+
+def _apply_summary(counts: dict, blank: int) -> str:
+    said = [f"{counts['applied']} applied"]
+    if counts["idempotent"]:
+        said.append(f"{counts['idempotent']} idempotent")
+    said.append(f"{counts['refused']} refused")
+    if blank:
+        said.append(f"{blank} blank line{'s' if blank != 1 else ''} skipped")
+    return ", ".join(said)
 
 
 class _Progress:

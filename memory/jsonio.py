@@ -78,8 +78,9 @@ def loads_strict(data: bytes | str, *, what: str = "input") -> object:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
                           parse_float=_finite_float, parse_int=bounded_int)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-                         code="invalid_json") from None
+        # one line of input (an envelope of a JSONL file): "line 1" would read as the file's first line
+        where = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
+        raise InputError(f"{what} is not valid JSON ({where}: {exc.msg})", code="invalid_json") from None
     except RecursionError:
         raise InputError(f"{what} is nested too deeply", code="invalid_json") from None
     except ValueError:  # a number the hooks above did not see; no input reaches here today

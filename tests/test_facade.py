@@ -211,7 +211,7 @@ def test_apply_results_keep_transaction_ids_of_refusals(store, tmp_path):
     path = tmp_path / "envelopes.jsonl"
     path.write_text(json.dumps(bad) + "\n" + json.dumps(add_env("Tea.", "user.drink", "tx-apply-ok")) + "\n")
     result = CliRunner().invoke(main, ["apply", str(path)])
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]  # stderr holds the summary
     assert [(r["transaction_id"], r["status"]) for r in lines] == [("tx-apply-bad", "refused"),
                                                                   ("tx-apply-ok", "applied")]
 
