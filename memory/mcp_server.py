@@ -17,7 +17,8 @@ one text block holding exactly the JSON the matching CLI command prints with
 A refused mutation is an ordinary answer (``"status": "refused"``); any other
 failure (an unknown record, a bad date, a full disk, a bug) is a tool error whose
 text is the CLI's ``{"error": {"code", "message"}}`` (an argument of the wrong type is
-refused by the SDK before a tool runs, in the SDK's words). Messages never echo memory
+refused by the SDK before a tool runs, in the SDK's words; an argument the tool does not
+take, ``user`` among them, is a ``usage_error`` naming it). Messages never echo memory
 content.
 """
 from __future__ import annotations
@@ -67,10 +68,28 @@ def _guarded(work) -> CallToolResult:
         return _failure(MemoryStoreError(f"internal error ({type(exc).__name__})", code="internal_error"))
 
 
+class _StrictServer(MCPServer):
+    """Refuses an argument a tool does not take: the SDK drops it silently, and an agent that sent
+    ``user: "bob"`` to ``query`` would take the answer (for this server's user) as bob's."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            unknown = sorted(set(arguments) - set(tool.parameters.get("properties", {})))
+            if unknown:
+                named = ", ".join(repr(arg[:64]) for arg in unknown[:10])
+                hint = (" (this server answers for one user, fixed when it starts)"
+                        if {"user", "user_id", "scope"} & set(unknown) else "")
+                return _failure(MemoryStoreError(f"tool {name} takes no argument {named}{hint}; it takes: "
+                                                 + (", ".join(tool.parameters.get("properties", {})) or "none"),
+                                                 code="usage_error"))
+        return await super().call_tool(name, arguments, context)
+
+
 def build_server(store: api.Store, user: str) -> MCPServer:
     """An MCP server whose tools read and write scope user:<user> of ``store`` only."""
     user = api.user_scope(user)["key"]  # refuses an empty user; NFC, as every front door spells it
-    server = MCPServer(name="memory", version=api.version(), instructions=INSTRUCTIONS)
+    server = _StrictServer(name="memory", version=api.version(), instructions=INSTRUCTIONS)
 
     @server.tool(description="Answer a question from this user's memories, or say UNKNOWN and why. "
                              "Returns the JSON of `memory query --json`: knowledge_state, reason_code, "
