@@ -237,27 +237,41 @@ DEFAULT_ACTOR = {"type": "user_via_agent", "id": "api"}
 
 
 def _write(store: Store, operation: str, user: str, *, tx: str | None, actor: dict | None, reason: str | None,
-           actor_type: str | None = None, ref: str = "memory-api", **fields) -> MutationResult:
-    """Build the envelope of a verb (explicit_user source) and apply it through the mutation policy."""
+           actor_type: str | None = None, ref: str = "memory-api", source: dict | None = None,
+           **fields) -> MutationResult:
+    """Build the envelope of a verb (explicit_user source unless ``source`` is given) and apply it
+    through the mutation policy."""
     who = dict(actor or DEFAULT_ACTOR)
     if actor_type:
         who["type"] = actor_type
     envelope = envelope_builder.build(
         operation, user_scope(user), transaction_id=tx or f"{who['id']}-{uuid.uuid4().hex}"[-200:],
-        actor=who, source=envelope_builder.source("explicit_user", ref=ref),
+        actor=who, source=source or envelope_builder.source("explicit_user", ref=ref),
         reason=reason or f"{operation} from {ref}", **fields)
     return mutate(store, envelope)
 
 
-def add(store: Store, user: str, statement: str, *, key: str | None = None, kind: str = "fact",
+def add(store: Store, user: str, statement: str, *, key: str | None = None, kind: str | None = None,
         valid_from: str | None = None, aliases=(), tags=(), sensitivity: str = "private",
         tx: str | None = None, reason: str | None = None, actor: dict | None = None,
-        ref: str = "memory-api") -> MutationResult:
-    """``memory add``: a memory the user stated (valid from ``valid_from``, default now)."""
-    payload = {"kind": kind, "statement": statement, "aliases": list(aliases), "tags": list(tags)}
+        ref: str = "memory-api", speaker: str | None = None, session: str | None = None) -> MutationResult:
+    """``memory add``: a memory the user stated (valid from ``valid_from``, default now).
+
+    With ``speaker`` or ``session`` it is a conversation turn instead: source ``conversation``
+    (speaker, session, observed_at = ``valid_from``), kind ``episode``, the envelope the dataset
+    importers write for a turn; the planner's speaker and session features read these fields."""
+    if speaker is None and session is None:
+        payload = {"kind": kind or "fact", "statement": statement, "aliases": list(aliases), "tags": list(tags)}
+        return _write(store, "add", user, tx=tx, actor=actor, reason=reason, ref=ref, memory_key=key,
+                      payload=payload, valid_time={"from": option_instant(valid_from, "--from"), "to": None},
+                      sensitivity=sensitivity)
+    at = option_instant(valid_from, "--from")
+    payload = {"kind": kind or "episode", "statement": statement, "confidence": "high", "importance": "low",
+               "aliases": list(aliases), "tags": list(tags), "negative_triggers": []}
     return _write(store, "add", user, tx=tx, actor=actor, reason=reason, ref=ref, memory_key=key,
-                  payload=payload, valid_time={"from": option_instant(valid_from, "--from"), "to": None},
-                  sensitivity=sensitivity)
+                  source=envelope_builder.source("conversation", ref=ref, observed_at=at, session=session,
+                                                 speaker=speaker),
+                  payload=payload, valid_time={"from": at, "to": None}, sensitivity=sensitivity)
 
 
 def update(store: Store, user: str, statement: str, *, key: str | None = None, record_id: str | None = None,
@@ -354,14 +368,20 @@ _NAMED = {name: re.compile(rb'"' + name.encode() + rb'"\s*:\s*"([^"\\]{1,200})"'
 def _with_transaction_id(result: dict, envelope) -> dict:
     """A refusal before the envelope was fully parsed (too large, bad schema, cut short by the
     CLI's read cap) still names the transaction id the caller sent, so the caller can match
-    the answer to its request."""
+    the answer to its request. Input that is not one envelope (a JSON array, two objects, JSON
+    that does not parse) names none: an id inside it is not the refused envelope's."""
     if result["transaction_id"] is not None and result["operation"] is not None:
         return result
     parsed = _parsed(envelope)
     if isinstance(parsed, dict):
         named = result_for(parsed, result["status"])
-    else:
+    elif (result.get("error") or {}).get("code") == "envelope_too_large":
+        # never parsed (too large, or only its first bytes were read): the id at its top level
         named = {name: _named_in(envelope, name) for name in _NAMED}
+    else:
+        # not an envelope (an array of them, two on one line, broken JSON): any id inside it
+        # may be another envelope's, so the refusal names none
+        return result
     sent = named["transaction_id"]
     if isinstance(sent, str) and credential_kinds(sent):
         sent = None  # a refusal never echoes a secret, even the caller's own id
