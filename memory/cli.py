@@ -281,25 +281,28 @@ def apply(ctx, source, batch_size, as_json):
     \b
     Example:
       memory apply envelopes.jsonl > results.jsonl
-    Each result is the object `memory mutate --json` prints plus "line": the
-    envelope's line number in the input (blank lines are skipped, so match
-    results to input by "line", not by position); a parse error's message
-    starts with it too. A summary of the counts goes to stderr. Exits 5 when any
-    envelope was refused (the others are applied).
+    Each result is the object `memory mutate --json` prints, one per non-blank
+    input line (blank lines are skipped); a parse error's message names the
+    input line. A summary goes to stderr: the counts and the input lines of the
+    refused envelopes. Exits 5 when any envelope was refused (the others are
+    applied).
     """
     from .jsonio import dumps_text
     store = _open_store(ctx)
     lines = _read_source(source).splitlines()
     numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     counts = {"applied": 0, "idempotent": 0, "refused": 0}
+    refused_lines: list[int] = []
     with _progress(len(numbered), "envelopes applied", "each result printed is durable; rerunning the file "
                    "is safe, done envelopes answer idempotent") as advance:
         results = api.apply(store, [line for _, line in numbered], batch_size=batch_size)
         for (number, _), result in zip(numbered, results):
             advance(1)  # a result arrives once its batch is durable: the Ctrl-C message counts those
             counts[result.status] += 1
+            if result.refused:
+                refused_lines.append(number)
             click.echo(dumps_text(_numbered_result(result.to_json(), number)))
-    click.echo(_apply_summary(counts, len(lines) - len(numbered)), err=True)
+    click.echo(_apply_summary(counts, len(lines) - len(numbered), refused_lines), err=True)
     if counts["refused"]:
         sys.exit(5)
 
@@ -309,17 +312,20 @@ _PARSE_REFUSALS = frozenset({"invalid_json", "invalid_utf8", "duplicate_key", "n
 
 
 def _numbered_result(result: dict, number: int) -> dict:
-    """An ``apply`` result naming its input line, in the field (and in a parse error's message)."""
+    """An ``apply`` result whose parse error names its input line in the message: the object
+    keeps DESIGN §5's fields exactly (the summary on stderr names every refused line)."""
     if result["error"] and result["error"]["code"] in _PARSE_REFUSALS:
         result = {**result, "error": {**result["error"], "message": f"line {number}: {result['error']['message']}"}}
-    return {**result, "line": number}
+    return result
 
 
-def _apply_summary(counts: dict, blank: int) -> str:
+def _apply_summary(counts: dict, blank: int, refused_lines: list[int] = ()) -> str:
     said = [f"{counts['applied']} applied"]
     if counts["idempotent"]:
         said.append(f"{counts['idempotent']} idempotent")
-    said.append(f"{counts['refused']} refused")
+    lines = f" (input line{'s' if len(refused_lines) != 1 else ''} {', '.join(map(str, refused_lines))})" \
+        if refused_lines else ""
+    said.append(f"{counts['refused']} refused{lines}")
     if blank:
         said.append(f"{blank} blank line{'s' if blank != 1 else ''} skipped")
     return ", ".join(said)
