@@ -756,11 +756,12 @@ def _names_relation(space: SearchSpace, record_id: str, caller: str, required: l
     return any(relation in words for relation, _name in pairs for words in asked.values())
 
 
-# ``predicate_required``: a question saying what it asks of a possessed thing by one word after it,
-# "What is my dog allergic to?", "Who is our cat scared of?"; "How old is my car?"
+# ``predicate_required``: a question saying what it asks of a possessed thing by one word after it and
+# a preposition, "What is my dog allergic to?", "Who is our cat scared of?" (not a compound noun, "What
+# is Caroline's relationship status?"); "How old is my car?"
 _POSSESSOR = r"(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
 _COPULAR_PREDICATE = re.compile(rf"(?i)^\s*(?:what|who|which\s+\w+)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
-                                r"([^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)(?:\s+(?:to|of|about|with|for|by|in|at|on))?"
+                                r"([^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s+(?:to|of|about|with|for|by|in|at|on)"
                                 r"\s*[?.!]*\s*$")
 _HOW_PREDICATE = re.compile(rf"(?i)^\s*how\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
                             r"([^\W\d_][\w-]*)\s*[?.!]*\s*$")
