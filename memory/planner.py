@@ -800,11 +800,15 @@ _NOT_PREDICATES = frozenset({"now", "today", "then", "currently", "called", "nam
 
 def _owned_things(question: str, caller: str, forms: bool) -> frozenset[str]:
     """``owned_subjects``: the things a question asks about as the owner's ("my cat", "our car"),
-    not relations, attributes or the owner's own words; a record in the first person about the
-    owner without naming them is not about them."""
+    not relations, attributes, a word qualifying an attribute ("my shoe size") or the owner's own
+    words; a record in the first person about the owner without naming them is not about them."""
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     found = set()
-    for thing in _OWNED_THING.findall(question.replace("\u2019", "'")):
+    text = question.replace("\u2019", "'")
+    for hit in _OWNED_THING.finditer(text):
+        thing, after = hit.group(1), tokenize(" ".join(text[hit.end():].split()[:1]))
+        if after and after[0] in _ATTRIBUTES:
+            continue   # "my shoe size" is an attribute of the owner, which "I'm a size 46" states
         terms = tokenize(thing)
         if len(terms) == 1 and terms[0] not in _RELATIONS | _ATTRIBUTES | own and thing.lower() not in (
                 "favourite", "favorite", "full", "first", "last", "middle", "home", "real", "own"):

@@ -65,6 +65,12 @@ def test_a_record_naming_the_owned_thing_still_answers(tmp_path):
     assert found["dog"] > 0.2 and found["me"] == 0.0
 
 
+def test_an_attribute_of_the_owner_is_no_owned_thing(tmp_path):
+    """"my shoe size" is the owner's size, which a first-person record states without "shoe"."""
+    space = space_of([fact("me", "I'm a size 46, wide fit."), fact("run", "My running shoes are worn out.")], tmp_path)
+    assert support(space, "What is my shoe size?", caller="alice")["me"] > 0.2
+
+
 # -- relation_name_answers: "My sister Maria ..." answers "my sister's name" ----------------------
 
 def test_a_record_naming_the_relation_answers_its_name(tmp_path):
