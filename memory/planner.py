@@ -693,6 +693,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     clauses = sentences and features("pronoun_scope")
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     asked_folded = frozenset(_folded(t) for t in asked) | linked
+    things, quantity = _asked_predicate(question, forms) if features("predicate_required") else (frozenset(), False)
+    owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
+    naming = (features("relation_name_answers") and bool(required) and bool(weights)
+              and set(weights) <= _NAME_TERMS)
 
     def measure(record_id: str) -> float:
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
@@ -719,6 +723,17 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0
         if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
             return 0.0
+        if things or owned:
+            stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
+            stated = _with_bases(stated) if forms else stated
+            if things and stated.isdisjoint(things) and not (quantity and _QUANTITY.search(
+                    space.records[record_id]["statement"])):
+                return 0.0   # ``predicate_required``: holds the thing asked about, not what is asked of it
+            if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
+                    space.records[record_id]["statement"].replace("\u2019", "'")):
+                return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+        if naming and _names_relation(space, record_id, caller, required, links):
+            return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
             if elsewhere:
@@ -726,6 +741,79 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return share(stated - elsewhere)
         return covers(record_id)
     return measure
+
+
+# ``relation_name_answers``: the terms of a question asking what someone is called
+_NAME_TERMS = frozenset(tokenize("name names named called call"))
+
+
+def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
+                    links: dict[str, frozenset[str]]) -> bool:
+    """Whether the record gives a name to a relation the question asks about ("My sister Maria is
+    visiting" for "What is my sister's name?"), in a fact or a conversation turn."""
+    asked = {term: {term} | set(links.get(term, frozenset())) for term in required}
+    pairs = _relation_names(space.records[record_id]["statement"], caller)
+    return any(relation in words for relation, _name in pairs for words in asked.values())
+
+
+# ``predicate_required``: a question saying what it asks of a possessed thing by one word after it and
+# a preposition, "What is my dog allergic to?", "Who is our cat scared of?" (not a compound noun, "What
+# is Caroline's relationship status?"); "How old is my car?"
+_POSSESSOR = r"(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
+_COPULAR_PREDICATE = re.compile(rf"(?i)^\s*(?:what|who|which\s+\w+)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
+                                r"([^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s+(?:to|of|about|with|for|by|in|at|on)"
+                                r"\s*[?.!]*\s*$")
+_HOW_PREDICATE = re.compile(rf"(?i)^\s*how\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
+                            r"([^\W\d_][\w-]*)\s*[?.!]*\s*$")
+# what answers a "how <adjective>" question without the adjective: a number or a unit ("takes an hour")
+_QUANTITY = re.compile(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+                       r"thirty|forty|fifty|hundred|thousand|dozen|half|couple|few|several|"
+                       r"(?:second|minute|hour|day|week|fortnight|month|year|decade|mile|kilometre|kilometer|km|"
+                       r"metre|meter|foot|feet|inch|pound|kilo|kg|euro|dollar)s?)\b")
+
+
+def _asked_predicate(question: str, forms: bool) -> tuple[frozenset[str], bool]:
+    """``predicate_required``: the term a question asks of a possessed thing by one word after it
+    ("What is my dog allergic to?": allergic; "How old is my car?": old), and whether a number
+    answers it without the word (a "how" question). None when the word is an attribute (the dog's
+    name: ``answer_types``) or a relation. A record holding the thing but not the predicate states
+    something else about it ("My dog is a beagle named Biscuit")."""
+    text = question.replace("\u2019", "'")
+    found = _COPULAR_PREDICATE.match(text)
+    quantity = False
+    if found:
+        thing, word = found.group(1), found.group(2)
+    else:
+        found = _HOW_PREDICATE.match(text)
+        if not found:
+            return frozenset(), False
+        word, thing, quantity = found.group(1), found.group(2), True
+    terms, things = tokenize(word), tokenize(thing)
+    if len(terms) != 1 or not things or terms[0] in _ATTRIBUTES | _RELATIONS or word.lower() in _NOT_PREDICATES:
+        return frozenset(), False
+    return frozenset({base_term(terms[0]) if forms else terms[0]}), quantity
+
+
+# words after the thing that ask no predicate of it ("What is my dog's name?" never gets here)
+_NOT_PREDICATES = frozenset({"now", "today", "then", "currently", "called", "named", "like", "doing"})
+
+
+def _owned_things(question: str, caller: str, forms: bool) -> frozenset[str]:
+    """``owned_subjects``: the things a question asks about as the owner's ("my cat", "our car"),
+    not relations, attributes, a word qualifying an attribute ("my shoe size") or the owner's own
+    words; a record in the first person about the owner without naming them is not about them."""
+    own = set(tokenize(_folded(caller))) | _OWNER_WORDS
+    found = set()
+    text = question.replace("\u2019", "'")
+    for hit in _OWNED_THING.finditer(text):
+        thing, after = hit.group(1), tokenize(" ".join(text[hit.end():].split()[:1]))
+        if after and after[0] in _ATTRIBUTES:
+            continue   # "my shoe size" is an attribute of the owner, which "I'm a size 46" states
+        terms = tokenize(thing)
+        if len(terms) == 1 and terms[0] not in _RELATIONS | _ATTRIBUTES | own and thing.lower() not in (
+                "favourite", "favorite", "full", "first", "last", "middle", "home", "real", "own"):
+            found.add(base_term(terms[0]) if forms else terms[0])
+    return frozenset(found)
 
 
 _OF_OWNED = re.compile(r"(?i)\bthe\s+([^\W\d_][\w-]*)\s+of\s+(?:my|our|your|his|her|their|[^\W_][\w-]*'s)\s+"

@@ -65,6 +65,9 @@ ADDED_KEYS = {
         ("features", "owner_attributes"): False,
         ("features", "subject_only_abstains"): False,
         ("features", "blocked_outweighs"): False,   # a blocked memory about the question did not outweigh
+        ("features", "predicate_required"): False,   # a record holding only the thing asked about answered
+        ("features", "owned_subjects"): False,       # "I'm allergic to ..." answered "what is my cat allergic to?"
+        ("features", "relation_name_answers"): False,   # "My sister Maria ..." did not answer "my sister's name"
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
     },
 }

@@ -34,7 +34,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "irregular_forms", "relation_names",
                       "caller_turns",
                       "answer_types", "relation_synonyms",
-                      "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs")
+                      "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
+                      "predicate_required", "owned_subjects", "relation_name_answers")
 
 
 def enum(values):
