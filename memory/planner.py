@@ -1376,19 +1376,28 @@ def _sentences_about(space: SearchSpace, record_id: str, speakers: list[str]) ->
     thought a lot about my family" is Melanie's accident, not Caroline's), or None for a record
     that is not a conversation turn. Terms that are not in the statement (its date, its speaker)
     are never among them."""
+    return _terms_elsewhere(space, record_id, speakers, "sentences_about", _sentence_parts)
+
+
+def _sentence_parts(sentence: str, speaker: str, others: list[str]):
+    names = _about_names(sentence, speaker, others)
+    yield frozenset(t for name in names for t in _speaker_terms(name)), frozenset(tokenize(sentence))
+
+
+def _terms_elsewhere(space: SearchSpace, record_id: str, speakers: list[str], memo: str, split) -> frozenset[str] | None:
+    """The terms of a turn's statement in no part about ``speakers``: ``split(sentence, speaker,
+    others)`` gives each sentence's parts as (terms of whom it is about, its terms), kept per
+    record in ``space.memo(memo)``; None for a record that is not a conversation turn."""
     record = space.records[record_id]
     speaker = _turn_speaker(record)
     if speaker is None:
         return None
-    cache = space.memo("sentences_about")
+    cache = space.memo(memo)
     parts = cache.get(record_id)
     if parts is None:
         text, others = _turn_text(space, record, speaker)
-        parts = []
-        for sentence in re.split(r"(?<=[.!?])\s+", text):
-            names = _about_names(sentence, speaker, others)
-            parts.append((frozenset(t for name in names for t in _speaker_terms(name)), frozenset(tokenize(sentence))))
-        parts = cache[record_id] = tuple(parts)
+        parts = cache[record_id] = tuple(part for sentence in re.split(r"(?<=[.!?])\s+", text)
+                                         for part in split(sentence, speaker, others))
     about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
     return frozenset().union(*(terms for _, terms in parts)) - about
 
@@ -1459,23 +1468,14 @@ def _clauses_about(space: SearchSpace, record_id: str, speakers: list[str]) -> f
     """``pronoun_scope``: like ``_sentences_about`` (the terms of a turn's statement in no piece
     about the named speakers), by the pieces of ``_clause_owners`` rather than whole sentences;
     None for a record that is not a conversation turn."""
-    record = space.records[record_id]
-    speaker = _turn_speaker(record)
-    if speaker is None:
-        return None
-    cache = space.memo("clauses_about")
-    parts = cache.get(record_id)
-    if parts is None:
-        text, others = _turn_text(space, record, speaker)
-        parts = []
-        for sentence in re.split(r"(?<=[.!?])\s+", text):
-            asks = sentence.rstrip().endswith("?")   # "Do you have any projects?" states none of them
-            for who, piece in _clause_owners(sentence, speaker, others):
-                parts.append((frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
-                              frozenset(tokenize(piece))))
-        parts = cache[record_id] = tuple(parts)
-    about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
-    return frozenset().union(*(terms for _, terms in parts)) - about
+    return _terms_elsewhere(space, record_id, speakers, "clauses_about", _clause_parts)
+
+
+def _clause_parts(sentence: str, speaker: str, others: list[str]):
+    asks = sentence.rstrip().endswith("?")   # "Do you have any projects?" states none of them
+    for who, piece in _clause_owners(sentence, speaker, others):
+        yield (frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
+               frozenset(tokenize(piece)))
 
 
 def swapped_questions(space: SearchSpace, question: str, caller: str = "") -> list[str]:
