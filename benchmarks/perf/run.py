@@ -367,7 +367,8 @@ start = time.perf_counter()
 pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ, file_actions=actions)
 _, status = os.waitpid(pid, 0)
 wall = time.perf_counter() - start
-print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, os.waitstatus_to_exitcode(status))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
 """
 
 
@@ -375,7 +376,7 @@ def run_process(argv: list[str], env: dict, stdout_path: Path | None = None) -> 
     """(wall seconds, peak RSS in MB, exit code) of one child: spawn to exit, as the launcher saw it."""
     launched = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, str(stdout_path or os.devnull), *argv],
                               env=env, capture_output=True, text=True, check=True)
-    wall, rss_kb, code = launched.stdout.split()
+    wall, rss_kb, code, _cpu = launched.stdout.split()
     return float(wall), int(rss_kb) / 1024, int(code)
 
 

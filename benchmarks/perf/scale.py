@@ -95,25 +95,10 @@ def questions(name: str, count: int) -> list[str]:
 # -- memory query as a process ---------------------------------------------------------------
 
 
-# ``run.LAUNCHER`` that also prints the child's CPU time (user + system): on a machine other jobs
-# load, wall time holds their share too; CPU time much less so
-CPU_LAUNCHER = """
-import os, sys, time, resource
-out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-null = os.open(os.devnull, os.O_RDWR)
-actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
-start = time.perf_counter()
-pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ, file_actions=actions)
-_, status = os.waitpid(pid, 0)
-wall = time.perf_counter() - start
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
-"""
-
-
 def _run_process(argv: list[str], env: dict) -> tuple[float, float, int, float]:
-    """(wall seconds, peak RSS in MB, exit code, CPU seconds) of one child, as ``run.run_process``."""
-    launched = subprocess.run([sys.executable, "-S", "-c", CPU_LAUNCHER, os.devnull, *argv],
+    """(wall seconds, peak RSS in MB, exit code, CPU seconds: user + system, which other jobs on the
+    machine load far less than wall time) of one child, through ``run.LAUNCHER``."""
+    launched = subprocess.run([sys.executable, "-S", "-c", perf.LAUNCHER, os.devnull, *argv],
                               env=env, capture_output=True, text=True, check=True)
     wall, rss_kb, code, cpu = launched.stdout.split()
     return float(wall), int(rss_kb) / 1024, int(code), float(cpu)
@@ -173,13 +158,17 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, root: Path, log: Path) -> None:
+    def __init__(self, root: Path, log: Path, command: list[str] | None = None, flags: list[str] = (),
+                 env: dict | None = None, cwd: Path | None = None) -> None:
+        """``memory serve`` on a free port: the package's command, or ``command`` (with ``env`` and
+        ``cwd``: another tree's), plus ``flags``; ready once /health answers."""
         import httpx
         self.port = _free_port()
         self.log = open(log, "wb")
-        self.process = subprocess.Popen(perf.memory_command() + ["--store", str(root), "serve", "--port",
-                                                                 str(self.port)],
-                                        env=perf.base_env(root), stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen((command or perf.memory_command())
+                                        + ["--store", str(root), "serve", "--port", str(self.port), *flags],
+                                        env=env or perf.base_env(root), stdout=self.log, stderr=subprocess.STDOUT,
+                                        cwd=cwd)
         self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=600)
         for _ in range(600):
             try:

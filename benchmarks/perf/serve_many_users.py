@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import generate as gen  # noqa: E402
 import run as perf  # noqa: E402
-from scale import Server, _add_body, _free_port  # noqa: E402
+from scale import Server, _add_body  # noqa: E402
 
 from memory.clock import FixedClock  # noqa: E402
 from memory.query import QueryRequest, run_query  # noqa: E402
@@ -74,22 +73,9 @@ class TreeServer(Server):
     """scale.Server, with ``python -m memory.cli`` of ``tree`` (its PYTHONPATH) and extra flags."""
 
     def __init__(self, root: Path, log: Path, tree: Path, flags: list[str]) -> None:
-        import httpx
-        self.port = _free_port()
-        self.log = open(log, "wb")
         env = perf.base_env(root)
         env["PYTHONPATH"] = str(tree)
-        self.process = subprocess.Popen([sys.executable, "-m", "memory.cli", "--store", str(root), "serve",
-                                         "--port", str(self.port), *flags],
-                                        env=env, stdout=self.log, stderr=subprocess.STDOUT, cwd=tree)
-        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=600)
-        for _ in range(600):
-            try:
-                if self.client.get("/health").status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise RuntimeError("memory serve did not start")
+        super().__init__(root, log, command=[sys.executable, "-m", "memory.cli"], flags=flags, env=env, cwd=tree)
 
 
 def one_run(root: Path, tree: Path, touched: list[str], workload: str, log: Path, flags: list[str],
