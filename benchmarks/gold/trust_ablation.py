@@ -55,12 +55,19 @@ def _policies(changes: dict):
 
 
 def _trust_set(case_id: str) -> str:
+    """The set a trust case belongs to: ids 1-100 alternate dev / frozen test, then each hundred is
+    the next dev set (1xx dev2, 2xx dev3, ... 5xx dev6, 6xx dev7)."""
     if not case_id.startswith("gold_trust_"):
         return "other"
     number = int(case_id.rsplit("_", 1)[1])
     if number > 100:
-        return "dev4" if number > 300 else "dev3" if number > 200 else "dev2"
+        return f"dev{(number - 1) // 100 + 1}"
     return "dev" if number % 2 else "test"
+
+
+def _set_names(cases: list[dict]) -> list[str]:
+    names = {_trust_set(c["case_id"]) for c in cases} - {"dev", "test", "other"}
+    return ["dev"] + sorted(names, key=lambda n: int(n[3:])) + ["test", "other"]
 
 
 def gold_row(changes: dict) -> dict:
@@ -71,24 +78,46 @@ def gold_row(changes: dict) -> dict:
     cited = {f["case_id"] for f in report["failures"] if f["got"]["knowledge_state"] != "UNKNOWN"
              and "forbidden in evidence" in f["why"]}
     row = {}
-    for name in ("dev", "dev2", "dev3", "dev4", "test", "other"):
+    for name in _set_names(cases):
         ids = [c["case_id"] for c in cases if _trust_set(c["case_id"]) == name]
         row[name] = (sum(1 for i in ids if i not in failed), len(ids), sum(1 for i in ids if i in cited))
     row["gates"] = not gold.check_gates(report, gold.load_gates())
+    row["failed_dev"] = sorted(i for i in failed if _trust_set(i) not in ("test", "other"))
     return row
 
 
 def locomo_row(path: Path, root: Path, changes: dict) -> dict:
     items = load_dataset("locomo", path)
     store = Store(root, clock=FixedClock("2100-01-01T00:00:00Z"), policies=_policies(changes))
-    report = evaluate_locomo(items, engine_search(store, 20), limit=20, half="dev")
+    base = engine_search(store, 20)
+    abstained = {}
+
+    def search(user, question, as_of):
+        outcome = base(user, question, as_of)
+        abstained[f"{user}: {question}"] = outcome.confidence <= 0
+        return outcome
+
+    report = evaluate_locomo(items, search, limit=20, half="dev")
     curve = {p["threshold"]: p for p in report["abstention_curve"]}
-    return {"r10": report["metrics"]["recall@10"], "at": {t: curve[t] for t in (0.05, 0.2)}}
+    return {"r10": report["metrics"]["recall@10"], "at": {t: curve[t] for t in (0.05, 0.2)},
+            "abstained": abstained}
+
+
+def _variants(off: list[str]) -> list[tuple[str, dict]]:
+    """With --off: the shipped policy, each named flag off alone, and all of them off together."""
+    if not off:
+        return VARIANTS
+    alone = [(f"`{key}` off", {key: False}) for key in off]
+    return [("shipped policy", {})] + alone + ([("all of them off", {key: False for key in off})]
+                                               if len(off) > 1 else [])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--locomo", type=Path, help="the LoCoMo file (its dev half is imported once)")
+    parser.add_argument("--off", action="append", default=[], metavar="SECTION.KEY",
+                        help="ablate these boolean keys (each alone, then together) instead of the built-in rows, "
+                             "e.g. --off features.predicate_required --off features.owned_subjects")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
@@ -99,22 +128,23 @@ def main() -> None:
             halves = locomo_halves(items)
             store = Store.create(root, clock=FixedClock("2100-01-01T00:00:00Z"))
             import_items(store, [i for i in items if halves[i.scope_key] == "dev"])
-        for label, changes in VARIANTS:
+        for label, changes in _variants(args.off):
             row = {"variant": label, "changes": copy.deepcopy(changes), "gold": gold_row(changes)}
             if args.locomo:
                 row["locomo_dev"] = locomo_row(args.locomo, root, changes)
             rows.append(row)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps([{**row, "locomo_dev": {k: v for k, v in row["locomo_dev"].items() if k != "abstained"}}
+                          if "locomo_dev" in row else row for row in rows], indent=1))
         return
-    print("| variant | trust dev | trust dev2 | trust dev3 | trust dev4 | trust test | other gold | gold gates "
-          "| LoCoMo dev R@10 | abst. P / R / FA at 0.05 | at 0.2 (min_coverage) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    names = [n for n in rows[0]["gold"] if n not in ("gates", "failed_dev")]
+    print("| variant | " + " | ".join(f"trust {n}" if n != "other" else "other gold" for n in names)
+          + " | gold gates | LoCoMo dev R@10 | abst. P / R / FA at 0.05 | at 0.2 (min_coverage) |")
+    print("|" + "---|" * (len(names) + 5))
     for row in rows:
         g = row["gold"]
         cells = [row["variant"]] + [f"{p}/{n} ({c})" if name != "other" else f"{p}/{n}"
-                                    for name in ("dev", "dev2", "dev3", "dev4", "test", "other")
-                                    for p, n, c in [g[name]]]
+                                    for name in names for p, n, c in [g[name]]]
         cells.append("pass" if g["gates"] else "fail")
         if "locomo_dev" in row:
             lo = row["locomo_dev"]
@@ -123,6 +153,14 @@ def main() -> None:
                 p = lo["at"][t]
                 cells.append(f"{p['precision']} / {p['recall']} / {p['false_abstention_rate']}")
         print("| " + " | ".join(cells) + " |")
+    shipped = rows[0]
+    for row in rows[1:]:
+        print(f"\n{row['variant']}: dev cases failing that pass shipped: "
+              f"{sorted(set(row['gold']['failed_dev']) - set(shipped['gold']['failed_dev'])) or 'none'}")
+        if "locomo_dev" in row:
+            moved = [q for q, a in row["locomo_dev"]["abstained"].items()
+                     if a != shipped["locomo_dev"]["abstained"].get(q)]
+            print(f"  LoCoMo dev questions whose abstention differs from shipped: {len(moved)}")
 
 
 if __name__ == "__main__":
