@@ -259,8 +259,16 @@ def add(store: Store, user: str, statement: str, *, key: str | None = None, kind
 
     With ``speaker`` or ``session`` it is a conversation turn instead: source ``conversation``
     (speaker, session, observed_at = ``valid_from``), kind ``episode``, the envelope the dataset
-    importers write for a turn; the planner's speaker and session features read these fields."""
-    if speaker is None and session is None:
+    importers write for a turn; the planner's speaker and session features read these fields.
+
+    Every kind but episode needs ``key`` (the memory_key slot an update supersedes): without one
+    it is a UsageError, before anything is written."""
+    conversation = speaker is not None or session is not None
+    chosen = kind or ("episode" if conversation else "fact")
+    if chosen != "episode" and not key:
+        raise UsageError(f"a {chosen} needs key= (a memory_key such as 'user.job'; every kind but episode has "
+                         "one), or kind='episode' for a statement kept as said", code="usage_error")
+    if not conversation:
         payload = {"kind": kind or "fact", "statement": statement, "aliases": list(aliases), "tags": list(tags)}
         return _write(store, "add", user, tx=tx, actor=actor, reason=reason, ref=ref, memory_key=key,
                       payload=payload, valid_time={"from": option_instant(valid_from, "--from"), "to": None},
@@ -275,14 +283,44 @@ def add(store: Store, user: str, statement: str, *, key: str | None = None, kind
 
 
 def update(store: Store, user: str, statement: str, *, key: str | None = None, record_id: str | None = None,
-           valid_from: str | None = None, tx: str | None = None, reason: str | None = None,
-           actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
-    """``memory update``: supersede the active record named by ``key`` or ``record_id``."""
+           kind: str | None = None, valid_from: str | None = None, tx: str | None = None,
+           reason: str | None = None, actor: dict | None = None, ref: str = "memory-api") -> MutationResult:
+    """``memory update``: supersede the active record named by ``key`` or ``record_id``. The new
+    record keeps the predecessor's kind unless ``kind`` names another ("I don't drink coffee",
+    a negative, updated by "I drink coffee every morning" is a fact: pass kind="fact")."""
     if not key and not record_id:
         raise UsageError("name the record: --key or --id", code="usage_error")
+    payload = {"statement": statement, **({"kind": kind} if kind else {})}
     return _write(store, "update", user, tx=tx, actor=actor, reason=reason, ref=ref, record_id=record_id,
-                  memory_key=key, payload={"statement": statement},
+                  memory_key=key, payload=payload,
                   valid_time={"from": option_instant(valid_from, "--from"), "to": None})
+
+
+# a word that says a statement is a negative ("not", "never", "don't", "no longer", "without")
+_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|cannot)\b|n't\b)")
+
+
+def negates(statement: str) -> bool:
+    """Whether a statement holds a negation word: what a ``negative`` record states."""
+    return bool(_NEGATION.search(statement.replace("\u2019", "'")))
+
+
+def update_notice(store: Store, user: str, statement: str, *, key: str | None = None,
+                  record_id: str | None = None, kind: str | None = None) -> str | None:
+    """What a caller should hear before ``update``: a negative record updated, without ``kind``,
+    by a statement that negates nothing would stay a negative (and be read as one). None when
+    there is nothing to say, or the record cannot be found (``update`` then says why)."""
+    if kind is not None or negates(statement):
+        return None
+    scope = user_scope(user)
+    try:
+        old = store.get(record_id, scope) if record_id else store.state(scope).active_for_key(key)
+    except MemoryStoreError:
+        return None
+    if not old or old.get("kind") != "negative":
+        return None
+    return ("the record updated is a negative and the new statement negates nothing; it stays a negative "
+            "(kind is the predecessor's) unless you pass --kind fact")
 
 
 def retire(store: Store, user: str, record_id: str, *, at: str | None = None, tx: str | None = None,
@@ -454,8 +492,11 @@ def query(store: Store, text: str, user: str, **options) -> QueryResult:
 SERVE_ACTOR = {"type": "agent", "id": "memory-serve"}
 SERVE_TX_PREFIX = "serve"
 # refusals that depend on one message's own content: that message is skipped (and reported),
-# not the whole session; an evaluator sends a conversation once and does not retry it
-CONTENT_REFUSALS = frozenset({"credential_detected", "statement_too_large"})
+# not the whole session; an evaluator sends a conversation once and does not retry it. A
+# message's envelope is over caps.envelope_bytes only for what the message holds (the request's
+# other fields are capped far below it by the server's models): a turn longer than that cap is
+# one long turn, as one over caps.statement_bytes is
+CONTENT_REFUSALS = frozenset({"credential_detected", "statement_too_large", "envelope_too_large"})
 
 
 def add_conversation(store: Store, request: dict) -> dict:
@@ -469,13 +510,14 @@ def add_conversation(store: Store, request: dict) -> dict:
     same body writes nothing, another body is ``transaction_conflict``."""
     from .envelope import admit
     admitted, skipped = [], []
+    caps = store.policies.mutation.caps
     for index, envelope in conversation_envelopes(request):
         try:
             admitted.append(admit(envelope, store.policies.mutation))
         except MemoryStoreError as exc:
             if exc.code not in CONTENT_REFUSALS:
                 raise
-            skipped.append({"index": index, "code": exc.code})
+            skipped.append({"index": index, "code": _content_code(exc.code, envelope, caps)})
     if admitted:
         def work(scope_write) -> list[dict]:
             _refuse_partial(scope_write.state, admitted)
@@ -484,6 +526,16 @@ def add_conversation(store: Store, request: dict) -> dict:
         _require_written(store.write(user_scope(request["user_id"]), work))
     return {"success": True, "request_id": request["request_id"], "user_id": request["user_id"],
             "session_id": request["session_id"], **({"skipped": skipped} if skipped else {})}
+
+
+def _content_code(code: str, envelope: dict, caps: dict) -> str:
+    """The code a skipped message is named with: a turn too long for the envelope cap that is
+    also over the statement cap says so (the envelope cap is checked first, and a 20 KB turn and
+    a 70 KB one are the same case to the caller)."""
+    statement = envelope["payload"]["statement"]
+    if code == "envelope_too_large" and len(statement.encode("utf-8", "surrogatepass")) > caps["statement_bytes"]:
+        return "statement_too_large"
+    return code
 
 
 def conversation_envelopes(request: dict) -> list[tuple[int, dict]]:

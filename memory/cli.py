@@ -373,9 +373,10 @@ def _actor() -> dict:
     return {"type": "user_via_agent", "id": os.environ.get("USER") or "cli"}
 
 
-def _verb(ctx, as_json: bool, verb, *args, tx=None, reason=None, **options) -> None:
-    """Run one ``memory.api`` write verb as the command line's caller, and print its result."""
-    result = verb(_open_store(ctx), *args, tx=tx or f"cli-{uuid.uuid4().hex}", actor=_actor(),
+def _verb(ctx, as_json: bool, verb, *args, tx=None, reason=None, store=None, **options) -> None:
+    """Run one ``memory.api`` write verb as the command line's caller (on ``store``, else the
+    one the command line names), and print its result."""
+    result = verb(store or _open_store(ctx), *args, tx=tx or f"cli-{uuid.uuid4().hex}", actor=_actor(),
                   ref="memory-cli", reason=reason or f"{verb.__name__} from the command line", **options)
     _print_result(result, as_json)
 
@@ -393,7 +394,8 @@ reason_option = click.option("--reason", default=None, help="Why (kept in the tr
 @main.command()
 @click.argument("statement")
 @user_option
-@click.option("--key", "-k", default=None, help="memory_key, e.g. user.home_city (not for episodes).")
+@click.option("--key", "-k", default=None,
+              help="memory_key, e.g. user.home_city. Every kind but episode needs one; an episode has none.")
 @click.option("--kind", type=click.Choice(V.KINDS), default="fact", show_default=True)
 @click.option("--from", "valid_from", default=None, help="When it became true (default: now).")
 @click.option("--alias", "aliases", multiple=True, help="Another way to ask for it (repeatable).")
@@ -407,10 +409,16 @@ reason_option = click.option("--reason", default=None, help="Why (kept in the tr
 def add(ctx, statement, user, key, kind, valid_from, aliases, tags, sensitivity, tx, reason, as_json):
     """Add a memory the user stated.
 
+    A fact (the default kind) needs --key, and so does every other kind but episode: the key
+    names the slot a later update supersedes. An episode (--kind episode) has no key.
+
     \b
     Example:
       memory add "The user lives in Berlin." --user demo --key user.home_city --alias "home city" --from 2019-05-01
     """
+    if kind != "episode" and not key:   # before anything is sent: the option is missing, not the value wrong
+        raise click.UsageError(f"a {kind} needs --key (a memory_key such as user.job; every kind but episode "
+                               "has one), or pass --kind episode for a statement kept as said, without a key")
     _verb(ctx, as_json, api.add, user, statement, key=key, kind=kind, valid_from=valid_from, aliases=aliases,
           tags=tags, sensitivity=sensitivity, tx=tx, reason=reason)
 
@@ -420,21 +428,32 @@ def add(ctx, statement, user, key, kind, valid_from, aliases, tags, sensitivity,
 @user_option
 @click.option("--key", "-k", default=None, help="memory_key of the active record to supersede.")
 @click.option("--id", "record_id", default=None, help="Record id of the active record to supersede.")
+@click.option("--kind", type=click.Choice([k for k in V.KINDS if k != "episode"]), default=None,
+              help="The new record's kind (default: the superseded record's). A negative updated by a "
+                   "statement that negates nothing wants --kind fact.")
 @click.option("--from", "valid_from", default=None, help="When the new value starts (default: now).")
 @tx_option
 @reason_option
 @json_option
 @click.pass_context
 @_run()
-def update(ctx, statement, user, key, record_id, valid_from, tx, reason, as_json):
+def update(ctx, statement, user, key, record_id, kind, valid_from, tx, reason, as_json):
     """Supersede an active memory with a new value (the old one is retired, linked).
+
+    The new record keeps the old one's kind unless --kind names another: "I don't drink
+    coffee." (a negative) updated by "I drink coffee every morning." needs --kind fact.
 
     \b
     Example:
       memory update "The user lives in Lisbon." --user demo --key user.home_city --from 2022-01-01
     """
-    _verb(ctx, as_json, api.update, user, statement, key=key, record_id=record_id, valid_from=valid_from,
-          tx=tx, reason=reason)
+    store = _open_store(ctx)
+    if key or record_id:
+        notice = api.update_notice(store, user, statement, key=key, record_id=record_id, kind=kind)
+        if notice:
+            click.echo(f"notice: {notice}", err=True)
+    _verb(ctx, as_json, api.update, user, statement, key=key, record_id=record_id, kind=kind,
+          valid_from=valid_from, tx=tx, reason=reason, store=store)
 
 
 @main.command()

@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import logging
 import logging.config
+import re
 import socket
 import unicodedata
 from dataclasses import dataclass
@@ -40,12 +41,12 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPBearer
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import api
 from . import vocabulary as V
-from .clock import format_instant, normalize_instant, parse_instant
+from .clock import InstantOutOfRange, format_instant, normalize_instant, parse_instant
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
                      StoreError, StoreIOError, UsageError)
 from .jsonio import dumps, loads_strict, read_json_file
@@ -181,25 +182,64 @@ _LAST_MS = (_dt.datetime(LAST_YEAR, 12, 31, 23, 59, 59, 999000, tzinfo=_dt.timez
     // _dt.timedelta(milliseconds=1)
 
 
-def message_instant(value: int | str | None) -> str | None:
+def message_instant(value: int | str | None, what: str = "a timestamp") -> str | None:
     """A message timestamp as the store's instant: Unix milliseconds (an integer, the contract's
-    form) or an ISO 8601 string. Negatives, other types and years outside 1000-9999 are refused."""
+    form) or an ISO 8601 string. Negatives, other types and years outside 1000-9999 are refused
+    with a ValueError whose message says why (never quoting the value)."""
     if value is None:
         return None
     if type(value) is int:
         if not 0 <= value <= _LAST_MS:
-            raise ValueError(f"a Unix-millisecond timestamp must be between 0 and {_LAST_MS}")
+            raise ValueError(f"{what} in Unix milliseconds must be between 0 and {_LAST_MS}")
         return format_instant(_EPOCH + _dt.timedelta(milliseconds=value))
     if not isinstance(value, str) or len(value) > 64:
-        raise ValueError("a timestamp is Unix milliseconds (an integer) or an ISO 8601 string")
+        raise ValueError(f"{what} is Unix milliseconds (an integer) or an ISO 8601 string")
+    if _DIGITS.fullmatch(value.strip()):
+        raise ValueError("Unix milliseconds go as a JSON integer, not inside a string")
     try:
         moment = parse_instant(value)
         instant = normalize_instant(value)
-    except (ValueError, TypeError):
-        raise ValueError("not an ISO 8601 instant or date") from None
+    except InstantOutOfRange:
+        raise ValueError(f"{what} must fall in the years {FIRST_YEAR}-{LAST_YEAR}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(_unreadable(exc)) from None
     if not FIRST_YEAR <= moment.astimezone(_dt.timezone.utc).year <= LAST_YEAR:
-        raise ValueError(f"a timestamp must fall in the years {FIRST_YEAR}-{LAST_YEAR}")
+        raise ValueError(f"{what} must fall in the years {FIRST_YEAR}-{LAST_YEAR}")
     return instant
+
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
+# datetime's own reasons for a well-formed date or time that does not exist: they name no input
+_NOT_REAL = re.compile(r"day is out of range for month|(?:month|hour|minute|second) must be in [0-9.]+")
+
+
+def _unreadable(exc: Exception) -> str:
+    """Why a timestamp string could not be read, in words that never quote it (datetime's
+    "Invalid isoformat string: '...'" does)."""
+    reason = str(exc)
+    if _NOT_REAL.fullmatch(reason):
+        return f"not a real date or time ({reason.replace('is out of range', 'out of range')})"
+    return "not an ISO 8601 instant or Unix milliseconds"
+
+
+# Unix seconds sent where milliseconds are due: read as milliseconds, such a value lands in
+# January 1970, and read as seconds it would be an instant of 2001-2100 (978307200-4102444799)
+_SECONDS_LIKE = range(978307200, 4102444800)
+
+
+def looks_like_seconds(value: object) -> bool:
+    return type(value) is int and value in _SECONDS_LIKE
+
+
+def request_instant(value: int | str | None, field: str) -> str | None:
+    """``as_of`` / ``recorded_as_of`` of ``/v1/query``: as a message timestamp (Unix ms or ISO
+    8601), refused as the CLI refuses a bad ``--as-of`` (422 ``invalid_date``) but naming the field."""
+    try:
+        return message_instant(value, field)
+    except ValueError as exc:
+        message = str(exc)
+        raise UsageError(message if message.startswith(field) else f"{field}: {message}",
+                         code="invalid_date") from None
 
 
 def _utf8(text: str) -> str:
@@ -223,6 +263,7 @@ UserId = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_utf
 Text = Annotated[str, AfterValidator(_utf8)]
 Role = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_utf8), AfterValidator(_role)]
 Timestamp = Annotated[int | str | None, AfterValidator(message_instant)]
+QueryInstant = int | Annotated[str, Field(max_length=64)] | None
 
 
 class _Body(BaseModel):
@@ -233,6 +274,16 @@ class Message(_Body):
     role: Role
     content: Text
     timestamp: Timestamp = Field(default=None, description="Unix milliseconds (integer) or an ISO 8601 string")
+    # the timestamp as sent was an integer that reads as Unix seconds (``looks_like_seconds``)
+    _seconds_like: bool = PrivateAttr(default=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _note_seconds(cls, data, handler):
+        message = handler(data)   # the timestamp is converted to an instant here: look at it as sent
+        if isinstance(data, dict) and looks_like_seconds(data.get("timestamp")):
+            message._seconds_like = True
+        return message
 
 
 class AddRequest(_Body):
@@ -247,6 +298,12 @@ class SkippedMessage(BaseModel):
     code: str
 
 
+class AddWarning(BaseModel):
+    index: int
+    code: str
+    message: str
+
+
 class AddResponse(BaseModel):
     success: bool
     request_id: str
@@ -256,6 +313,9 @@ class AddResponse(BaseModel):
     # not stored, and named here so the caller knows; the rest of the session is stored. Absent
     # when none was, so the answer is the contract's four keys
     skipped: list[SkippedMessage] | None = None
+    # what was stored but may not be what the caller meant: a timestamp that reads as Unix seconds
+    # (stored, as the contract says, as milliseconds: in January 1970). Absent when there is none
+    warnings: list[AddWarning] | None = None
 
 
 class SearchRequest(_Body):
@@ -280,8 +340,10 @@ class QueryBody(_Body):
 
     text: str = Field(min_length=1, max_length=4096)
     user: UserId
-    as_of: str | None = Field(default=None, max_length=64)
-    recorded_as_of: str | None = Field(default=None, max_length=64)
+    # read by ``request_instant`` in the route: a bad value is 422 invalid_date naming the field
+    as_of: QueryInstant = Field(default=None, description="Unix milliseconds (integer) or an ISO 8601 string")
+    recorded_as_of: QueryInstant = Field(default=None,
+                                         description="Unix milliseconds (integer) or an ISO 8601 string")
     kinds: list[Literal[V.KINDS]] = Field(default_factory=list, max_length=len(V.KINDS))
     include_inactive: bool = False
     limit: int = Field(default=10, ge=1, le=1000)
@@ -533,7 +595,8 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
               tags=["leaderboard"])
     async def memories_add(body: AddRequest, request: Request):
         _authorize(request, body.user_id)
-        return await _offload(limits, api.add_conversation, store, body.model_dump())
+        answer = await _offload(limits, api.add_conversation, store, body.model_dump())
+        return {**answer, **_timestamp_warnings(body.messages)}
 
     @app.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,
               dependencies=guarded, tags=["leaderboard"])
@@ -550,8 +613,10 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
                                       **_ERROR_RESPONSES}, dependencies=guarded, tags=["cli"])
     async def query(body: QueryBody, request: Request):
         _authorize(request, body.user)
-        answer = await _offload(limits, api.query, store, body.text, body.user, as_of=body.as_of,
-                                recorded_as_of=body.recorded_as_of, kinds=body.kinds,
+        as_of, recorded_as_of = (request_instant(body.as_of, "as_of"),
+                                 request_instant(body.recorded_as_of, "recorded_as_of"))
+        answer = await _offload(limits, api.query, store, body.text, body.user, as_of=as_of,
+                                recorded_as_of=recorded_as_of, kinds=body.kinds,
                                 include_inactive=body.include_inactive, limit=body.limit)
         return _cli_json(answer.to_json())
 
@@ -567,6 +632,15 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
         return _cli_json(result, mutation_status(result))
 
 
+def _timestamp_warnings(messages: list[Message]) -> dict:
+    """``{"warnings": [...]}`` naming each message whose timestamp reads as Unix seconds, or {}."""
+    warned = [{"index": index, "code": "timestamp_looks_like_seconds",
+               "message": "this Unix-millisecond timestamp falls in January 1970; as seconds it would "
+                          "be 2001-2100: send milliseconds (seconds x 1000)"}
+              for index, message in enumerate(messages) if message._seconds_like and message.content.strip()]
+    return {"warnings": warned} if warned else {}
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(MemoryStoreError)
     async def library_error(request: Request, exc: MemoryStoreError):
@@ -574,11 +648,14 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError):
-        problems = [{"loc": _location(e), "type": e.get("type", "invalid")} for e in exc.errors()]
+        problems = [{"loc": _location(e), "type": e.get("type", "invalid"), "message": _problem(e)}
+                    for e in exc.errors()]
         if any(p["type"] == "json_invalid" for p in problems):
             return JSONResponse(_error("invalid_json", "the request body is not valid JSON"), status_code=400)
+        first = problems[0]
         return JSONResponse(_error("schema_violation", f"the request body fails its schema "
-                                   f"({len(problems)} problem(s))", problems[:20]), status_code=422)
+                                   f"({len(problems)} problem(s)); {first['loc']}: {first['message']}",
+                                   problems[:20]), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
@@ -603,6 +680,17 @@ def _where_raised(exc: BaseException, frames: int = 8) -> str:
     import traceback
     stack = traceback.extract_tb(exc.__traceback__)[-frames:]
     return " <- ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack))
+
+
+def _problem(error: dict) -> str:
+    """Why a field is invalid, in words that never quote the value sent: our own validators'
+    messages (written not to), else pydantic's, unless that holds the value (then its type)."""
+    if error.get("type") == "value_error":
+        raised = (error.get("ctx") or {}).get("error")
+        return str(raised) if isinstance(raised, ValueError) else "invalid value"
+    message, sent = str(error.get("msg") or ""), error.get("input")
+    quoted = isinstance(sent, str) and len(sent.strip()) >= 3 and sent.strip() in message
+    return f"invalid ({error.get('type', 'value')})" if quoted or not message else message
 
 
 def _location(error: dict) -> str:
