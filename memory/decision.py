@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
+from .retrieval.tokenize import tokenize
 
 # why a matching record could not answer -> the abstention reason it supports
 BLOCKERS = {
@@ -301,7 +303,8 @@ class Decision:
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
            support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
-           outweigh: bool = False) -> Decision:
+           outweigh: bool = False, question: str | None = None, caller: str = "",
+           covered: Callable[[str], bool] | None = None) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -311,7 +314,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     about (``Match.anchored``) or its support reaches that share of the best support: "My driving
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
     expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
-    answer when the question asked of another speaker is supported far better (``swapped_better``)."""
+    answer when the question asked of another speaker is supported far better (``swapped_better``).
+    ``question``, ``caller`` and ``covered`` (a term -> whether an eligible record of the scope
+    holds it) word an insufficient_evidence UNKNOWN's missing condition (``_uncovered_words``)."""
     answering, blocked, eligible = [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
@@ -341,6 +346,10 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
         return Decision(_answered_state(answers, now), None, [], evidence, blocked, eligible)
     reason = _first_reason(blocked, policy)
+    if reason == "insufficient_evidence" and question is not None:
+        held = covered or _held_by(eligible)
+        return Decision("UNKNOWN", reason, [_uncovered(scope_label, _uncovered_words(question, caller, held))], [],
+                        blocked, eligible)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
                     eligible)
 
@@ -436,3 +445,46 @@ def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: li
         return [f"a reviewer's approval of candidate {', '.join(ids(reason))}"]
     terms = ", ".join(dict.fromkeys(query_terms)) if query_terms else "the question's terms"
     return [f"an active record in scope {scope_label} that covers: {terms}"]
+
+
+# -- what an insufficient_evidence UNKNOWN misses: the question's words no eligible record holds ----
+
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+# words that carry how a question is put, not what it asks about: never named as what is missing
+_FILLER = frozenset(tokenize(
+    "call calls called calling go goes went gone going take takes took taken taking like likes liked "
+    "get gets got getting make makes made do does did done have has had say says said tell told "
+    "think thought know knew known want wanted use used happen happened come came thing things "
+    "user kind sort type"))
+
+
+def _uncovered_words(question: str, caller: str, covered: Callable[[str], bool]) -> list[str]:
+    """The question's own words (as written, a possessive 's dropped, each once) that no eligible
+    record of the scope holds: not stop words, not the filler of how a question is put, not the
+    caller's own name (the scope is about them)."""
+    own = frozenset(tokenize(caller))
+    words, seen = [], set()
+    for found in _WORD.finditer(question):
+        word = _POSSESSIVE.sub("", found.group(0))
+        terms = [t for t in tokenize(word) if t not in _FILLER and t not in own]
+        key = tuple(terms)
+        if not terms or key in seen:
+            continue
+        seen.add(key)
+        if not all(covered(term) for term in terms):
+            words.append(word)
+    return words
+
+
+def _held_by(matches: list[Match]) -> Callable[[str], bool]:
+    """Without the scope's index: the terms the eligible matches' statements hold."""
+    held = {t for m in matches for t in tokenize(m.record["statement"])}
+    return held.__contains__
+
+
+def _uncovered(scope_label: str, words: list[str]) -> str:
+    if words:
+        return f"an active record in scope {scope_label} that covers: {', '.join(words)}"
+    return (f"an active record in scope {scope_label} that covers the question's words together "
+            "(each is held by some record, none holds enough of them)")

@@ -8,6 +8,7 @@ matches appear only in ``audit_only`` and only when asked for.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import decision as decide_mod
@@ -165,7 +166,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     settings = dict(retrieval.planner)
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
-    matches, steps, terms, marks = [], [], [], []
+    matches, steps, terms, marks, read = [], [], [], [], []
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -211,6 +212,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting)
         matches += [(view, match) for match in found]
+        read.append((index, view))
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
                                 min_coverage=retrieval.decision["min_coverage"],
@@ -219,8 +221,19 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 outweigh=retrieval.feature("blocked_outweighs"),
-                                scope_label=f"user:{request.user}", query_terms=terms)
+                                scope_label=f"user:{request.user}", query_terms=terms,
+                                question=request.text, caller=request.user,
+                                covered=_held_in(read, as_of, now, store.policies.forgetting))
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bool]:
+    """term -> whether an eligible record of a scope read holds it (an UNKNOWN's missing words)."""
+    def held(term: str) -> bool:
+        return any(rid in view.records and decide_mod.blocker(view.records[rid], view.created[rid], as_of, now,
+                                                              forgetting) is None
+                   for index, view in read for rid in index.holders(term))
+    return held
 
 
 def _without_time(question: str, as_of: str) -> str:

@@ -112,7 +112,7 @@ def test_unknown_exits_zero_with_its_reason(store):
     result = invoke(store, "where does Maria Santos live?", "--user", "u1")
     assert result.exit_code == 0
     assert result.stdout == ("UNKNOWN (insufficient_evidence)\n"
-                             "  missing: an active record in scope user:u1 that covers: maria, santo, live\n")
+                             "  missing: an active record in scope user:u1 that covers: Maria, Santos\n")
 
 
 def test_trace_lists_the_planner_steps(store):
