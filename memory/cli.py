@@ -3,9 +3,10 @@
 Every command is a thin translation of one ``memory.api`` function (a test reads
 this file to hold it to that). Exit codes (one table, applied in ``_run``):
 0 success (an UNKNOWN answer is a success); 1 internal error (a bug: the message
-names the exception type, ``MEMORY_DEBUG=1`` shows the traceback); 2 usage;
-3 bad input; 4 bad policy; 5 refused; 6 not found; 7 store problem (doctor found
-problems); 8 bad dataset; 9 remote planner; 10 a benchmark gate failed;
+names the exception type, ``MEMORY_DEBUG=1`` shows the traceback); 2 usage (an option or
+argument wrong, missing or unreadable: a bad date, an empty query); 3 bad input (a file,
+envelope or body whose content cannot be read); 4 bad policy; 5 refused; 6 not found;
+7 store problem (doctor found problems); 8 bad dataset; 9 remote planner; 10 a benchmark gate failed;
 130 interrupted (Ctrl-C), after saying how far the command got; 141 the output was closed.
 """
 from __future__ import annotations

@@ -266,3 +266,24 @@ def test_missing_conditions_name_the_questions_own_words_that_nothing_covers(sto
     [condition] = answer.missing_conditions
     assert condition.endswith(": niece, manicure"), condition
     assert "niec" not in condition.replace("niece", "") and "mani" not in condition.replace("manicure", "")
+
+
+# -- docs: where the contract lives, and what exit 2 and 3 mean ------------------------------
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/SERVER.md"])
+def test_the_first_citation_of_design_says_where_it_lives(doc):
+    text = (REPO / doc).read_text(encoding="utf-8")
+    first = text.index("DESIGN")
+    sentence = text[text.rfind("\n\n", 0, first):text.find(".", first + len("DESIGN.md")) + 200]
+    assert "../shared" in sentence, sentence
+
+
+def test_readme_exit_codes_agree_with_what_a_bad_value_exits(store_path):
+    empty = cli(store_path, "query", "", "--user", "u", "--json")
+    undated = cli(store_path, "add", "I moved.", "--user", "u", "--key", "user.home", "--from", "last tuesday",
+                  "--json")
+    assert (empty.returncode, json.loads(empty.stdout)["error"]["code"]) == (2, "empty_query")
+    assert (undated.returncode, json.loads(undated.stdout)["error"]["code"]) == (2, "invalid_date")
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    usage = readme[readme.index("2 usage"):readme.index("3 bad input")]
+    assert "empty query" in usage and "not a date" in usage
