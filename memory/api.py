@@ -41,7 +41,7 @@ from .paths import config_dir, store_root
 from .store import PostgresStore, Store, is_url, result_for
 
 __all__ = ["version", "open_store", "init", "user_scope",
-           "add", "update", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
+           "add", "update", "update_notice", "retire", "dispute", "resolve", "approve", "reject", "forget", "erase",
            "mutate", "apply", "add_conversation", "query", "search", "get", "history", "review_list",
            "export", "import_dataset", "restore", "restore_into", "copy", "stats", "build_views", "retention_sweep", "doctor", "where",
            "benchmark_gold", "benchmark_dataset", "benchmark_via_http",
