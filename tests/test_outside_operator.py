@@ -35,7 +35,8 @@ def test_init_cut_short_by_a_full_disk_is_rerun_once_space_returns(tmp_path, mon
     assert len(list((tmp_path / "store" / "policies").iterdir())) == 1     # what the full disk left
 
     monkeypatch.setattr(policy, "atomic_write", real_write)
-    assert run(root, "add", "The user lives in Paris.", "--user", "me")[1]["error"]["code"] == "store_not_found"
+    assert run(root, "add", "The user lives in Paris.", "--user", "me", "--key", "user.home_city")[1]["error"]["code"] \
+        == "store_not_found"
     code, out = run(root, "init")
     assert code == 0 and len(out["policy_sha256"]) == 3
     assert run(root, "add", "The user lives in Paris.", "--user", "me", "--key", "user.home_city")[1]["status"] == "applied"
