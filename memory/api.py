@@ -319,8 +319,8 @@ def update_notice(store: Store, user: str, statement: str, *, key: str | None = 
         return None
     if not old or old.get("kind") != "negative":
         return None
-    return ("the record updated is a negative and the new statement negates nothing; it stays a negative "
-            "(kind is the predecessor's) unless you pass --kind fact")
+    return ("the record superseded is a negative and the new statement negates nothing: without --kind the "
+            "new record is a negative too (the superseded record's kind); pass --kind fact when it states a fact")
 
 
 def retire(store: Store, user: str, record_id: str, *, at: str | None = None, tx: str | None = None,
