@@ -69,6 +69,7 @@ ADDED_KEYS = {
         ("features", "owned_subjects"): False,       # "I'm allergic to ..." answered "what is my cat allergic to?"
         ("features", "relation_name_answers"): False,   # "My sister Maria ..." did not answer "my sister's name"
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
+        ("features", "question_form_terms"): False,  # "many" of "how many" a term an answer must hold
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

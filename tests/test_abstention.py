@@ -169,10 +169,12 @@ def test_an_older_policy_file_reads_these_keys_as_off(tmp_path):
     path = folder / "retrieval-policy.json"
     data = json.loads(path.read_text())
     del data["decision"]["swap_ratio"], data["features"]["pronoun_scope"], data["features"]["stated_contest"]
+    del data["features"]["question_form_terms"]
     path.write_text(json.dumps(data))
     retrieval = load_policies(folder).retrieval
     assert retrieval.decision["swap_ratio"] == 0
     assert not retrieval.feature("pronoun_scope") and not retrieval.feature("stated_contest")
+    assert not retrieval.feature("question_form_terms")
 
 
 
@@ -187,3 +189,37 @@ def test_the_curve_abstains_at_the_threshold_as_the_decision_does():
     curve = {p["threshold"]: p for p in abstention_curve(rows)}
     assert curve[0.2]["abstained"] == 2 and curve[0.2]["recall"] == 1.0
     assert curve[0.0]["abstained"] == 1       # nothing supports an answer: abstains at any threshold
+
+
+# -- question_form_terms: the words that shape a question are no terms an answer must hold -----------
+
+def test_question_form_terms_are_the_quantity_a_how_asks_for():
+    assert planner.question_form_terms("How many turtles does Nate have?") == {"mani"}
+    assert planner.question_form_terms("How long has Mia been painting?") == {"long"}
+    assert planner.question_form_terms("How often does Ann swim?") == {"often"}
+    # a term the rest of the question holds stays: here "long" is also what is asked about
+    assert planner.question_form_terms("How long is the long course?") == frozenset()
+    assert planner.question_form_terms("How did Nate describe the film?") == frozenset()
+
+
+def test_how_many_does_not_let_a_turn_saying_many_outweigh_the_answer(tmp_path):
+    # the other speaker's "so many days" held the rarest word of "How many turtles does Nate
+    # have?": asked of her, the question was supported better than by every turn about the turtles
+    nate = ["I took my turtles out for a walk today.", "My turtles love strawberries.",
+            "The turtles are sleeping in their tank.", "I got the turtles a new friend, now there are three!",
+            "Cleaning the turtles' tank takes an hour."]
+    records = [turn(f"n{i}", "Nate", text) for i, text in enumerate(nate)]
+    records.append(turn("jo", "Joanna", "Good luck, so many days of gaming sound hard!"))
+    chat = [turn(f"f{i}", "Nate" if i % 2 else "Joanna", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "How many turtles does Nate have?"
+    (swapped_text,) = planner.swapped_questions(space, question)
+
+    def state(*on):
+        asked = planner.support(space, question, KEYED, features(*ON, "pronoun_scope", *on))
+        swapped = planner.support(space, swapped_text, KEYED, features(*ON, "pronoun_scope", *on))
+        matches = [_match(r["id"], 0.5, asked(r["id"]), swapped=swapped(r["id"])) for r in records]
+        return _state(matches, swap_ratio=0.6)
+    assert state("question_form_terms") == "VERIFIED"
+    assert state() == "UNKNOWN"
