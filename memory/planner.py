@@ -702,6 +702,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS)
 
+    replies = sentences and features("reply_answers")
+
     def measure(record_id: str) -> float:
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
@@ -740,9 +742,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
-            if elsewhere:
+            asked_of = _asked_before(space, record_id, speakers) if replies else frozenset()
+            if elsewhere or asked_of:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
-                return share(stated - elsewhere)
+                return share((stated - (elsewhere or frozenset())) | asked_of)
         return covers(record_id)
     return measure
 
@@ -1499,6 +1502,34 @@ def _clause_parts(sentence: str, speaker: str, others: list[str]):
     for who, piece in _clause_owners(sentence, speaker, others):
         yield (frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
                frozenset(tokenize(piece)))
+
+
+def _asked_before(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str]:
+    """``reply_answers``: the terms of what the turn before asked a turn's speaker, when that
+    speaker is one the question names — a reply states what it was asked: "Any fun plans for the
+    summer?" / "Researching adoption agencies, it's been a dream" are Caroline's plans for the
+    summer. The question sentences of the other speaker's turn just before, in the same session,
+    said to "you"; empty for any other record."""
+    record = space.records[record_id]
+    speaker = _turn_speaker(record)
+    if speaker is None or _speaker_terms(speaker).isdisjoint(speakers):
+        return frozenset()
+    cache = space.memo("asked_before")
+    asked = cache.get(record_id)
+    if asked is None:
+        asked = frozenset()
+        session = (record.get("source") or {}).get("session")
+        turns = space.sessions.get(session) if session else None
+        at = turns.index(record_id) if turns and record_id in turns else -1
+        if at > 0 and turns[at - 1] in space.records:
+            before = space.records[turns[at - 1]]
+            if _turn_speaker(before) not in (None, speaker):
+                text = _folded(before["statement"].replace("\u2019", "'"))
+                questions = [x for x in _SENTENCE_END.split(text) if x.rstrip().endswith("?")
+                             and _SECOND_PERSON_WORDS.search(x)]
+                asked = frozenset(tokenize(" ".join(questions)))
+        cache[record_id] = asked
+    return asked
 
 
 def swapped_questions(space: SearchSpace, question: str, caller: str = "") -> list[str]:

@@ -169,12 +169,12 @@ def test_an_older_policy_file_reads_these_keys_as_off(tmp_path):
     path = folder / "retrieval-policy.json"
     data = json.loads(path.read_text())
     del data["decision"]["swap_ratio"], data["features"]["pronoun_scope"], data["features"]["stated_contest"]
-    del data["features"]["question_form_terms"]
+    del data["features"]["question_form_terms"], data["features"]["reply_answers"]
     path.write_text(json.dumps(data))
     retrieval = load_policies(folder).retrieval
     assert retrieval.decision["swap_ratio"] == 0
     assert not retrieval.feature("pronoun_scope") and not retrieval.feature("stated_contest")
-    assert not retrieval.feature("question_form_terms")
+    assert not retrieval.feature("question_form_terms") and not retrieval.feature("reply_answers")
 
 
 
@@ -223,3 +223,43 @@ def test_how_many_does_not_let_a_turn_saying_many_outweigh_the_answer(tmp_path):
         return _state(matches, swap_ratio=0.6)
     assert state("question_form_terms") == "VERIFIED"
     assert state() == "UNKNOWN"
+
+
+# -- reply_answers: a reply states what the turn before asked ----------------------------------------
+
+def test_a_reply_states_what_the_other_speaker_asked(tmp_path):
+    # "Any plans for the summer, you two?" / "Researching adoption agencies": Caroline's plans for
+    # the summer, though her turn says neither word; asked of Melanie, only her own chatter is left
+    records = [turn("mel1", "Melanie", "I can't wait for the summer break, it will be so relaxing!"),
+               turn("mel2", "Melanie", "What are your plans for the summer, do you have any?"),
+               turn("car", "Caroline", "Researching adoption agencies, it's been a dream to have a family."),
+               turn("mel3", "Melanie", "That's wonderful news.")]
+    chat = [turn(f"f{i}", "Melanie" if i % 2 else "Caroline", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "What are Caroline's plans for the summer?"
+    on = (*ON, "pronoun_scope")
+    assert support(space, question, *on, "reply_answers", **KEYED)["car"] == 1.0
+    assert support(space, question, *on, **KEYED)["car"] == 0.0
+    # the question turn itself states nothing, and a reply is its own speaker's only
+    assert support(space, question, *on, "reply_answers", **KEYED)["mel2"] == 0.0
+    assert support(space, "What are Melanie's plans for the summer?", *on, "reply_answers", **KEYED)["car"] == 0.0
+
+
+def test_a_reply_turns_the_swap_test_on_the_speaker_who_was_asked(tmp_path):
+    records = [turn("mel1", "Melanie", "I can't wait for the summer break, it will be so relaxing!"),
+               turn("mel2", "Melanie", "What are your plans for the summer, do you have any?"),
+               turn("car", "Caroline", "Researching adoption agencies, it's been a dream to have a family.")]
+    chat = [turn(f"f{i}", "Melanie" if i % 2 else "Caroline", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "What are Melanie's plans for the summer?"
+    (swapped_text,) = planner.swapped_questions(space, question)
+
+    def state(*on):
+        asked = planner.support(space, question, KEYED, features(*ON, "pronoun_scope", *on))
+        swapped = planner.support(space, swapped_text, KEYED, features(*ON, "pronoun_scope", *on))
+        matches = [_match(r["id"], 0.5, asked(r["id"]), swapped=swapped(r["id"])) for r in records]
+        return _state(matches, swap_ratio=0.6)
+    assert state("reply_answers") == "UNKNOWN"
+    assert state() == "VERIFIED"

@@ -36,7 +36,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
-                      "question_form_terms")
+                      "question_form_terms", "reply_answers")
 
 
 def enum(values):
