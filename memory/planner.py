@@ -643,10 +643,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
-    if features("question_form_terms"):
+    form_weight = settings.get("question_form_weight", 1.0)
+    if form_weight != 1.0:   # the "many" of "how many" weighs that share of a term (0: none)
         form = question_form_terms(question)
         if form and set(weights) - form:
-            weights = {t: w for t, w in weights.items() if t not in form}
+            weights = {t: w * form_weight if t in form else w for t, w in weights.items()
+                       if form_weight > 0 or t not in form}   # 0: not a term at all
     forms = features("irregular_forms")
     if forms:
         weights = _based_weights(space, weights)
@@ -750,15 +752,15 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     return measure
 
 
-# ``question_form_terms``: the quantity a "how" asks for: "How many turtles ...", "How long has ..."
+# ``planner.question_form_weight``: the quantity a "how" asks for: "How many turtles ...", "How long has ..."
 _QUESTION_FORM = re.compile(r"(?i)\bhow\s+(many|much|long|often)\b")
 
 
 def question_form_terms(question: str) -> frozenset[str]:
-    """``question_form_terms``: the terms of the words that shape a question rather than name what
-    it asks about — the quantity a "how" asks for ("How many turtles does Nate have?" is answered
-    by "I got them a new friend, that makes three", which says no "many") — less any term the
-    rest of the question holds as well. A record need not hold them: as a term, the rare "many"
+    """``planner.question_form_weight``: the terms of the words that shape a question rather than
+    name what it asks about — the quantity a "how" asks for ("How many turtles does Nate have?" is
+    answered by "I got them a new friend, that makes three", which says no "many") — less any term
+    the rest of the question holds as well. A record need not hold them: as a term, the rare "many"
     weighed more than "turtles", and a turn saying "so many days" outweighed every turn about the
     turtles. ("What kind of", "likely" were measured too: neutral on LoCoMo dev, left out.)"""
     text = question.replace("\u2019", "'")

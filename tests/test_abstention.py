@@ -169,12 +169,12 @@ def test_an_older_policy_file_reads_these_keys_as_off(tmp_path):
     path = folder / "retrieval-policy.json"
     data = json.loads(path.read_text())
     del data["decision"]["swap_ratio"], data["features"]["pronoun_scope"], data["features"]["stated_contest"]
-    del data["features"]["question_form_terms"], data["features"]["reply_answers"]
+    del data["planner"]["question_form_weight"], data["features"]["reply_answers"]
     path.write_text(json.dumps(data))
     retrieval = load_policies(folder).retrieval
     assert retrieval.decision["swap_ratio"] == 0
     assert not retrieval.feature("pronoun_scope") and not retrieval.feature("stated_contest")
-    assert not retrieval.feature("question_form_terms") and not retrieval.feature("reply_answers")
+    assert retrieval.planner["question_form_weight"] == 1 and not retrieval.feature("reply_answers")
 
 
 
@@ -191,7 +191,7 @@ def test_the_curve_abstains_at_the_threshold_as_the_decision_does():
     assert curve[0.0]["abstained"] == 1       # nothing supports an answer: abstains at any threshold
 
 
-# -- question_form_terms: the words that shape a question are no terms an answer must hold -----------
+# -- planner.question_form_weight: the words that shape a question are no terms an answer must hold ---
 
 def test_question_form_terms_are_the_quantity_a_how_asks_for():
     assert planner.question_form_terms("How many turtles does Nate have?") == {"mani"}
@@ -216,13 +216,14 @@ def test_how_many_does_not_let_a_turn_saying_many_outweigh_the_answer(tmp_path):
     question = "How many turtles does Nate have?"
     (swapped_text,) = planner.swapped_questions(space, question)
 
-    def state(*on):
-        asked = planner.support(space, question, KEYED, features(*ON, "pronoun_scope", *on))
-        swapped = planner.support(space, swapped_text, KEYED, features(*ON, "pronoun_scope", *on))
+    def state(form_weight):
+        settings = dict(KEYED, question_form_weight=form_weight)
+        asked = planner.support(space, question, settings, features(*ON, "pronoun_scope"))
+        swapped = planner.support(space, swapped_text, settings, features(*ON, "pronoun_scope"))
         matches = [_match(r["id"], 0.5, asked(r["id"]), swapped=swapped(r["id"])) for r in records]
         return _state(matches, swap_ratio=0.6)
-    assert state("question_form_terms") == "VERIFIED"
-    assert state() == "UNKNOWN"
+    assert state(0) == "VERIFIED"
+    assert state(1) == "UNKNOWN"
 
 
 # -- reply_answers: a reply states what the turn before asked ----------------------------------------
