@@ -1508,8 +1508,8 @@ def _clause_parts(sentence: str, speaker: str, others: list[str]):
 
 def _asked_before(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str]:
     """``reply_answers``: the terms of what the turn before asked a turn's speaker, when that
-    speaker is one the question names — a reply states what it was asked: "Any fun plans for the
-    summer?" / "Researching adoption agencies, it's been a dream" are Caroline's plans for the
+    speaker is one the question names — a reply states what it was asked: "What are your plans for
+    the summer?" / "Researching adoption agencies, it's been a dream" are Caroline's plans for the
     summer. The question sentences of the other speaker's turn just before, in the same session,
     said to "you"; empty for any other record."""
     record = space.records[record_id]
