@@ -643,6 +643,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
+    form_weight = settings.get("question_form_weight", 1.0)
+    if form_weight != 1.0:   # the "many" of "how many" weighs that share of a term (0: none)
+        form = question_form_terms(question)
+        if form and set(weights) - form:
+            weights = {t: w * form_weight if t in form else w for t, w in weights.items()
+                       if form_weight > 0 or t not in form}   # 0: not a term at all
     forms = features("irregular_forms")
     if forms:
         weights = _based_weights(space, weights)
@@ -698,6 +704,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS)
 
+    replies = sentences and features("reply_answers")
+
     def measure(record_id: str) -> float:
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
@@ -736,11 +744,31 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
-            if elsewhere:
+            asked_of = _asked_before(space, record_id, speakers) if replies else frozenset()
+            if elsewhere or asked_of:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
-                return share(stated - elsewhere)
+                return share((stated - (elsewhere or frozenset())) | asked_of)
         return covers(record_id)
     return measure
+
+
+# ``planner.question_form_weight``: the quantity a "how" asks for: "How many turtles ...", "How long has ..."
+_QUESTION_FORM = re.compile(r"(?i)\bhow\s+(many|much|long|often)\b")
+
+
+def question_form_terms(question: str) -> frozenset[str]:
+    """``planner.question_form_weight``: the terms of the words that shape a question rather than
+    name what it asks about — the quantity a "how" asks for ("How many turtles does Nate have?" is
+    answered by "I got them a new friend, that makes three", which says no "many") — less any term
+    the rest of the question holds as well. A record need not hold them: as a term, the rare "many"
+    weighed more than "turtles", and a turn saying "so many days" outweighed every turn about the
+    turtles. ("What kind of", "likely" were measured too: neutral on LoCoMo dev, left out.)"""
+    text = question.replace("\u2019", "'")
+    words = [word for hit in _QUESTION_FORM.finditer(text) for word in hit.groups() if word]
+    if not words:
+        return frozenset()
+    rest = set(tokenize(_QUESTION_FORM.sub(" ", text)))
+    return frozenset(tokenize(" ".join(words))) - rest
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called
@@ -1476,6 +1504,34 @@ def _clause_parts(sentence: str, speaker: str, others: list[str]):
     for who, piece in _clause_owners(sentence, speaker, others):
         yield (frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
                frozenset(tokenize(piece)))
+
+
+def _asked_before(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str]:
+    """``reply_answers``: the terms of what the turn before asked a turn's speaker, when that
+    speaker is one the question names — a reply states what it was asked: "What are your plans for
+    the summer?" / "Researching adoption agencies, it's been a dream" are Caroline's plans for the
+    summer. The question sentences of the other speaker's turn just before, in the same session,
+    said to "you"; empty for any other record."""
+    record = space.records[record_id]
+    speaker = _turn_speaker(record)
+    if speaker is None or _speaker_terms(speaker).isdisjoint(speakers):
+        return frozenset()
+    cache = space.memo("asked_before")
+    asked = cache.get(record_id)
+    if asked is None:
+        asked = frozenset()
+        session = (record.get("source") or {}).get("session")
+        turns = space.sessions.get(session) if session else None
+        at = turns.index(record_id) if turns and record_id in turns else -1
+        if at > 0 and turns[at - 1] in space.records:
+            before = space.records[turns[at - 1]]
+            if _turn_speaker(before) not in (None, speaker):
+                text = _folded(before["statement"].replace("\u2019", "'"))
+                questions = [x for x in _SENTENCE_END.split(text) if x.rstrip().endswith("?")
+                             and _SECOND_PERSON_WORDS.search(x)]
+                asked = frozenset(tokenize(" ".join(questions)))
+        cache[record_id] = asked
+    return asked
 
 
 def swapped_questions(space: SearchSpace, question: str, caller: str = "") -> list[str]:

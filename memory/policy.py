@@ -69,6 +69,8 @@ ADDED_KEYS = {
         ("features", "owned_subjects"): False,       # "I'm allergic to ..." answered "what is my cat allergic to?"
         ("features", "relation_name_answers"): False,   # "My sister Maria ..." did not answer "my sister's name"
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
+        ("planner", "question_form_weight"): 1,     # "many" of "how many" a term an answer must hold
+        ("features", "reply_answers"): False,        # a reply held only its own words
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

@@ -169,10 +169,12 @@ def test_an_older_policy_file_reads_these_keys_as_off(tmp_path):
     path = folder / "retrieval-policy.json"
     data = json.loads(path.read_text())
     del data["decision"]["swap_ratio"], data["features"]["pronoun_scope"], data["features"]["stated_contest"]
+    del data["planner"]["question_form_weight"], data["features"]["reply_answers"]
     path.write_text(json.dumps(data))
     retrieval = load_policies(folder).retrieval
     assert retrieval.decision["swap_ratio"] == 0
     assert not retrieval.feature("pronoun_scope") and not retrieval.feature("stated_contest")
+    assert retrieval.planner["question_form_weight"] == 1 and not retrieval.feature("reply_answers")
 
 
 
@@ -187,3 +189,78 @@ def test_the_curve_abstains_at_the_threshold_as_the_decision_does():
     curve = {p["threshold"]: p for p in abstention_curve(rows)}
     assert curve[0.2]["abstained"] == 2 and curve[0.2]["recall"] == 1.0
     assert curve[0.0]["abstained"] == 1       # nothing supports an answer: abstains at any threshold
+
+
+# -- planner.question_form_weight: the words that shape a question are no terms an answer must hold ---
+
+def test_question_form_terms_are_the_quantity_a_how_asks_for():
+    assert planner.question_form_terms("How many turtles does Nate have?") == {"mani"}
+    assert planner.question_form_terms("How long has Mia been painting?") == {"long"}
+    assert planner.question_form_terms("How often does Ann swim?") == {"often"}
+    # a term the rest of the question holds stays: here "long" is also what is asked about
+    assert planner.question_form_terms("How long is the long course?") == frozenset()
+    assert planner.question_form_terms("How did Nate describe the film?") == frozenset()
+
+
+def test_how_many_does_not_let_a_turn_saying_many_outweigh_the_answer(tmp_path):
+    # the other speaker's "so many days" held the rarest word of "How many turtles does Nate
+    # have?": asked of her, the question was supported better than by every turn about the turtles
+    nate = ["I took my turtles out for a walk today.", "My turtles love strawberries.",
+            "The turtles are sleeping in their tank.", "I got the turtles a new friend, now there are three!",
+            "Cleaning the turtles' tank takes an hour."]
+    records = [turn(f"n{i}", "Nate", text) for i, text in enumerate(nate)]
+    records.append(turn("jo", "Joanna", "Good luck, so many days of gaming sound hard!"))
+    chat = [turn(f"f{i}", "Nate" if i % 2 else "Joanna", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "How many turtles does Nate have?"
+    (swapped_text,) = planner.swapped_questions(space, question)
+
+    def state(form_weight):
+        settings = dict(KEYED, question_form_weight=form_weight)
+        asked = planner.support(space, question, settings, features(*ON, "pronoun_scope"))
+        swapped = planner.support(space, swapped_text, settings, features(*ON, "pronoun_scope"))
+        matches = [_match(r["id"], 0.5, asked(r["id"]), swapped=swapped(r["id"])) for r in records]
+        return _state(matches, swap_ratio=0.6)
+    assert state(0) == "VERIFIED"
+    assert state(1) == "UNKNOWN"
+
+
+# -- reply_answers: a reply states what the turn before asked ----------------------------------------
+
+def test_a_reply_states_what_the_other_speaker_asked(tmp_path):
+    # "Any plans for the summer, you two?" / "Researching adoption agencies": Caroline's plans for
+    # the summer, though her turn says neither word; asked of Melanie, only her own chatter is left
+    records = [turn("mel1", "Melanie", "I can't wait for the summer break, it will be so relaxing!"),
+               turn("mel2", "Melanie", "What are your plans for the summer, do you have any?"),
+               turn("car", "Caroline", "Researching adoption agencies, it's been a dream to have a family."),
+               turn("mel3", "Melanie", "That's wonderful news.")]
+    chat = [turn(f"f{i}", "Melanie" if i % 2 else "Caroline", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "What are Caroline's plans for the summer?"
+    on = (*ON, "pronoun_scope")
+    assert support(space, question, *on, "reply_answers", **KEYED)["car"] == 1.0
+    assert support(space, question, *on, **KEYED)["car"] == 0.0
+    # the question turn itself states nothing, and a reply is its own speaker's only
+    assert support(space, question, *on, "reply_answers", **KEYED)["mel2"] == 0.0
+    assert support(space, "What are Melanie's plans for the summer?", *on, "reply_answers", **KEYED)["car"] == 0.0
+
+
+def test_a_reply_turns_the_swap_test_on_the_speaker_who_was_asked(tmp_path):
+    records = [turn("mel1", "Melanie", "I can't wait for the summer break, it will be so relaxing!"),
+               turn("mel2", "Melanie", "What are your plans for the summer, do you have any?"),
+               turn("car", "Caroline", "Researching adoption agencies, it's been a dream to have a family.")]
+    chat = [turn(f"f{i}", "Melanie" if i % 2 else "Caroline", f"chat number {i} about the weather", session="s2")
+            for i in range(12)]
+    space = space_of(records + chat, tmp_path)
+    question = "What are Melanie's plans for the summer?"
+    (swapped_text,) = planner.swapped_questions(space, question)
+
+    def state(*on):
+        asked = planner.support(space, question, KEYED, features(*ON, "pronoun_scope", *on))
+        swapped = planner.support(space, swapped_text, KEYED, features(*ON, "pronoun_scope", *on))
+        matches = [_match(r["id"], 0.5, asked(r["id"]), swapped=swapped(r["id"])) for r in records]
+        return _state(matches, swap_ratio=0.6)
+    assert state("reply_answers") == "UNKNOWN"
+    assert state() == "VERIFIED"

@@ -35,7 +35,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "caller_turns",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
-                      "predicate_required", "owned_subjects", "relation_name_answers")
+                      "predicate_required", "owned_subjects", "relation_name_answers",
+                      "reply_answers")
 
 
 def enum(values):
@@ -191,7 +192,7 @@ def retrieval_policy_schema():
         "unseen_entity_weight": number, "speaker_weight": {"type": "integer", "minimum": 0},
         "neighbour_weight": number, "dense_weight": number, "unseen_key_weight": number,
         "unseen_time_weight": number, "indefinite_weight": number,
-        "own_turns_weight": number, "session_weight": number,
+        "own_turns_weight": number, "session_weight": number, "question_form_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
                     "evidence_ratio": share, "swap_ratio": share})
