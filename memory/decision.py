@@ -301,7 +301,7 @@ class Decision:
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
            support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
-           outweigh: bool = False) -> Decision:
+           outweigh: bool = False, dispute_governs: bool = False) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -330,7 +330,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence = [m for m in answering if m.support != 0]
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
             and not swapped_better(answering, swap_ratio) \
-            and not (outweigh and _outweighed(evidence, blocked, support_ratio)):
+            and not (outweigh and _outweighed(evidence, blocked, support_ratio)) \
+            and not (dispute_governs and _disputed_slot(evidence, blocked, min_coverage, support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
         if evidence_ratio > 0:
@@ -384,6 +385,22 @@ def _outweighed(evidence: list[Match], blocked: list[tuple[Match, str]], support
     best = max(_strength(m)[0] for m in evidence)
     return any(best < support_ratio * _strength(m)[0] and not any(_linked(m.record, e.record) for e in evidence)
                for m, _ in blocked if m.record["kind"] != "episode" and m.support != 0)
+
+
+def _disputed_slot(evidence: list[Match], blocked: list[tuple[Match, str]], min_coverage: float,
+                   support_ratio: float) -> bool:
+    """``features.dispute_governs``: every match that answers is a conversation turn, and a stated
+    fact in an unresolved dispute (not an episode) supports the question at least ``support_ratio``
+    of the best of them: the ledger holds the question's value and it is contested. "When does my
+    sister arrive?" with "My sister arrives on Friday" and "... on Saturday" disputed is not
+    answered by the turn "My sister Maria is visiting next weekend"; that turn still answers what
+    the disputed facts do not state ("What is my sister's name?")."""
+    answers = [m for m in evidence if m.sufficient(min_coverage)]
+    if not answers or any(m.record["kind"] != "episode" for m in answers):
+        return False
+    disputed = [_strength(m)[0] for m, why in blocked if why == "disputed" and m.record["kind"] != "episode"
+                and m.support != 0]
+    return bool(disputed) and max(disputed) >= support_ratio * max(_strength(m)[0] for m in answers)
 
 
 def _linked(one: dict, other: dict) -> bool:

@@ -596,6 +596,38 @@ def _states_other_thing(statement: str, asked: frozenset) -> bool:
     return False
 
 
+# ``place_answers``: a question asking where ("Where is my new apartment?", "Where does my choir meet?")
+# is answered only by a record that states a place: a word of place before a word ("in Leeds", "near
+# Canary Wharf", "at the hospital", "from Sweden", "to Greece") or a place adverb ("here", "abroad")
+_ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+_STATES_PLACE = re.compile(r"(?i)\b(?:(?:in|at|on|near|from|to|into|onto|by|behind|beside|outside|inside|across|"
+                           r"around|along|opposite|between|off|toward|towards|within|past|via|under|above|beneath|"
+                           r"next\s+to|close\s+to)\s+[^\W_]|(?:here|there|home|abroad|overseas|downtown|uptown|"
+                           r"nearby|upstairs|downstairs|locally|away|elsewhere|somewhere|everywhere)\b)")
+
+
+def states_place(statement: str) -> bool:
+    """Whether a statement says where something is or happens (``place_answers``)."""
+    return bool(_STATES_PLACE.search(statement))
+
+
+# ``question_idioms``: phrases whose words stem to another content word than what they ask ("What
+# do I do for a living?" asks for a job; "living" is not "I live in Leeds"): each is read as the
+# words that say what it asks, by the searches and the coverage and support tests (the index unchanged)
+_IDIOMS_TEXT = (("for a living", "work job"), ("make a living", "work job"),
+                ("earn a living", "work job"), ("earn my living", "work job"), ("earn his living", "work job"),
+                ("earn her living", "work job"))
+_IDIOMS = re.compile(r"(?i)\b(?:%s)\b" % "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
+                                                   for phrase, _ in _IDIOMS_TEXT))
+_IDIOM_WORDS = {phrase: words for phrase, words in _IDIOMS_TEXT}
+
+
+def without_idioms(question: str) -> str:
+    """``question`` with each idiom of ``_IDIOMS_TEXT`` read as what it asks: "What do I do for a
+    living?" -> "What do I do work job?"."""
+    return _IDIOMS.sub(lambda found: " " + _IDIOM_WORDS[" ".join(found.group(0).lower().split())] + " ", question)
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
@@ -631,6 +663,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     "my credit card": the records about what the scope knows are about another thing); ``planner.unseen_time_weight`` (a word that says when, "now", weighs that share of an
     ordinary term when the scope never saw it).
     """
+    if features("question_idioms"):
+        question = without_idioms(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
                                         relations_too=features("relation_subjects"),
                                         roles_out=features("role_possessors"))
@@ -697,6 +731,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS)
+    where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     def measure(record_id: str) -> float:
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
@@ -732,6 +767,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+        if where and not states_place(space.records[record_id]["statement"]):
+            return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if naming and _names_relation(space, record_id, caller, required, links):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
@@ -1761,6 +1798,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     """
     per_search, k = settings["candidates_per_search"], settings["rrf_k"]
     budget = settings["max_steps"]
+    if features("question_idioms"):
+        question = without_idioms(question)   # "for a living" searches for work, not "live"
     terms = tokenize(question)
     steps: list[dict] = []
     space.neighbour_weight = settings.get("neighbour_weight", 0.0)  # 0: off

@@ -69,6 +69,9 @@ ADDED_KEYS = {
         ("features", "owned_subjects"): False,       # "I'm allergic to ..." answered "what is my cat allergic to?"
         ("features", "relation_name_answers"): False,   # "My sister Maria ..." did not answer "my sister's name"
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
+        ("features", "place_answers"): False,        # "where" answered by a record stating no place
+        ("features", "question_idioms"): False,      # "for a living" read as "live"
+        ("features", "dispute_governs"): False,      # a turn answered around a dispute about the question
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

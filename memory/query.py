@@ -219,6 +219,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 outweigh=retrieval.feature("blocked_outweighs"),
+                                dispute_governs=retrieval.feature("dispute_governs"),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 

@@ -35,7 +35,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "caller_turns",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
-                      "predicate_required", "owned_subjects", "relation_name_answers")
+                      "predicate_required", "owned_subjects", "relation_name_answers",
+                      "place_answers", "question_idioms", "dispute_governs")
 
 
 def enum(values):
