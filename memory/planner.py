@@ -1631,14 +1631,19 @@ def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
             keys, key_weight)
 
 
-def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "") -> Callable[[str], float]:
+def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
+                      forms: bool = False) -> Callable[[str], float]:
     """record_id -> coverage of ``question``, as every planner measures it (one rule, so the
     deterministic and the llm planner face the same relevance bar).
 
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
-    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    if forms:   # ``coverage_forms``: "bought" holds "buy", as the support test reads it (``irregular_forms``)
+        share_of_bases = _share_of(_based_weights(space, weights))
+        return lambda record_id: share_of_bases(_with_bases(space.term_set(record_id)))
+    share = _share_of(weights)
     return lambda record_id: share(space.term_set(record_id))
 
 
@@ -1847,7 +1852,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
             fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
-    covers = question_coverage(space, question, settings, caller)
+    covers = question_coverage(space, question, settings, caller,
+                               forms=features("irregular_forms") and features("coverage_forms"))
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     steps.append({"action": "take_note", "kept": len(candidates)})

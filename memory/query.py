@@ -166,6 +166,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks = [], [], [], []
+    periods = retrieval.feature("question_periods")
+    # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
+    period = decide_mod.question_period(request.text, as_of) if periods else None
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -190,7 +193,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                  for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         keyed_supports, keyed_things = supports, things
-        asked = _without_time(request.text, as_of) if retrieval.feature("follow_supersession") else request.text
+        framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
+                                                     for c in result.candidates]) if period else False
+        asked = _without_time(request.text, as_of, framed) if retrieval.feature("follow_supersession") \
+            else request.text
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
@@ -201,15 +207,21 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
             keyed = record["kind"] != "episode" and bool(record["memory_key"])
-            found.append(decide_mod.Match(
+            # with a period, what was said then is judged without the words that name it
+            timeless = keyed or (framed and record["kind"] == "episode")
+            match = decide_mod.Match(
                 record, candidate.score, candidate.fused, candidate.coverage, view.created[candidate.record_id],
-                support=(keyed_supports if keyed else supports)(candidate.record_id),
+                support=(keyed_supports if timeless else supports)(candidate.record_id),
                 stated=None if stated is None else stated(candidate.record_id),
                 swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
-                anchored=not (keyed_things if keyed else things).isdisjoint(space.term_set(candidate.record_id))))
+                anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
+            if framed and not decide_mod.said_in(record, period):
+                match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
+            found.append(match)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
-                                                   as_of=as_of, now=now, policy=store.policies.forgetting)
+                                                   as_of=as_of, now=now, policy=store.policies.forgetting,
+                                                   periods=framed)
         matches += [(view, match) for match in found]
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -224,8 +236,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
-def _without_time(question: str, as_of: str) -> str:
-    rest = decide_mod.question_time(question, as_of)[2]
+def _without_time(question: str, as_of: str, periods: bool = False) -> str:
+    rest = decide_mod.question_time(question, as_of, periods)[2]
     return rest if rest.strip(" ?!.") else question
 
 

@@ -7,10 +7,13 @@ benchmarks/gold/trust-dev7.jsonl.
 """
 from __future__ import annotations
 
+import copy
+
 import pytest
 
-from memory import planner
+from memory import api, decision, planner
 from memory.decision import Match, decide
+from memory.query import QueryRequest, run_query
 from memory.policy import ForgettingPolicy, load_policy
 from test_planner_features import space_of, turn
 from test_trust import fact
@@ -112,3 +115,94 @@ def test_the_turn_still_answers_what_the_disputed_facts_do_not_state():
     gym = fact("gym", "The plumber's van is parked on Elm Street.", key="van")
     gym["valid_time"] = {"from": "2024-06-01T09:00:00Z", "to": None}
     assert _decide([_match(tuesday, 1.0), _match(gym, 1.0)], True).knowledge_state == "VERIFIED"
+
+
+# -- question_periods: "last week", "two weeks ago" set the period records are judged in ----------------
+
+def test_the_periods_a_question_names_back_from_when_it_is_asked():
+    period = lambda text: decision.question_period(text, "2024-06-10T09:00:00Z")  # noqa: E731  (a Monday)
+    assert period("What did I buy yesterday?") == ("2024-06-09T00:00:00Z", "2024-06-09T23:59:59Z")
+    assert period("What did I buy 6 days ago?") == ("2024-06-04T00:00:00Z", "2024-06-04T23:59:59Z")
+    assert period("What did I buy last week?") == ("2024-06-03T00:00:00Z", "2024-06-09T23:59:59Z")
+    assert period("What did I buy two weeks ago?") == ("2024-05-27T00:00:00Z", "2024-06-02T23:59:59Z")
+    assert period("What did I buy last month?") == ("2024-05-01T00:00:00Z", "2024-05-31T23:59:59Z")
+    assert period("Where did I go last year?") == ("2023-01-01T00:00:00Z", "2023-12-31T23:59:59Z")
+    assert period("What did I do last weekend?") == ("2024-06-08T00:00:00Z", "2024-06-09T23:59:59Z")
+    assert period("What did I buy at the market?") is None
+
+
+def test_a_keyed_fact_is_judged_at_the_end_of_the_period():
+    instant, before, rest = decision.question_time("Where did I work last month?", "2024-06-20T09:00:00Z", True)
+    assert (instant, before, rest) == ("2024-05-31T23:59:59Z", False, "Where did I work ?")
+    # off: the words were search words and the question was judged now
+    assert decision.question_time("Where did I work last month?", "2024-06-20T09:00:00Z")[0] == "2024-06-20T09:00:00Z"
+
+
+
+def _turns(store, user: str, turns) -> None:
+    for n, (text, at) in enumerate(turns):
+        store.clock.set(at)
+        result = api.add(store, user, text, speaker=user, session=f"chat-{n}", valid_from=at, tx=f"t{n}")
+        assert result.status == "applied"
+
+
+def _ask(store, user: str, question: str, at: str) -> tuple[str, list[str]]:
+    store.clock.set(at)
+    answer = run_query(store, QueryRequest(text=question, user=user))
+    return answer["knowledge_state"], [item["statement"] for item in answer["evidence"]]
+
+
+def _off(store, monkeypatch, *names: str) -> None:
+    """The store's retrieval policy with these features off (restored after the test)."""
+    data = copy.deepcopy(store.policies.retrieval.data)
+    for name in names:
+        data["features"][name] = False
+    monkeypatch.setattr(store.policies.retrieval, "data", data)
+
+
+SHOES, BIKE = "I bought running shoes at the mall.", "I bought a new bike at the market."
+
+
+def test_what_was_said_in_the_period_answers(store, monkeypatch):
+    _turns(store, "omar", [(SHOES, "2024-05-08T09:00:00Z"), (BIKE, "2024-06-04T09:00:00Z")])
+    asked = "2024-06-10T09:00:00Z"
+    assert _ask(store, "omar", "What did I buy last week?", asked) == ("VERIFIED", [BIKE])
+    assert _ask(store, "omar", "What did I buy last month?", asked) == ("VERIFIED", [SHOES])
+    assert _ask(store, "omar", "What did I buy yesterday?", asked)[0] == "UNKNOWN"   # nothing said on 9 June
+    assert _ask(store, "omar", "What did I buy at the market?", asked) == ("VERIFIED", [BIKE])   # the twin
+    _off(store, monkeypatch, "question_periods")
+    assert _ask(store, "omar", "What did I buy last month?", asked) != ("VERIFIED", [SHOES])   # the bug
+
+
+def test_a_turn_naming_the_period_answers_for_it(store):
+    """Said today, about last month: "I finally cleaned my white sneakers last month"."""
+    _turns(store, "omar", [("I finally cleaned my white sneakers last month.", "2024-06-10T08:00:00Z"),
+                           ("I cleaned the kitchen this morning.", "2024-06-10T08:30:00Z")])
+    state, evidence = _ask(store, "omar", "Which sneakers did I clean last month?", "2024-06-10T09:00:00Z")
+    assert state == "VERIFIED" and evidence[0].startswith("I finally cleaned")
+
+
+def test_old_data_asked_now_keeps_the_words_as_search_words(store):
+    """A conversation from 2023 asked without a date in 2026: "yesterday" is the conversation's."""
+    _turns(store, "omar", [("Yesterday I wrote a poem that appeared on the big screen.", "2023-01-20T09:00:00Z")])
+    assert _ask(store, "omar", "What did I write yesterday?", "2026-01-01T09:00:00Z")[0] == "VERIFIED"
+
+
+def test_a_keyed_fact_is_judged_in_the_period(store, monkeypatch):
+    store.clock.set("2024-01-01T09:00:00Z")
+    first = api.add(store, "kim", "I work at Globex.", key="job", valid_from="2024-01-01T09:00:00Z")
+    store.clock.set("2024-06-01T09:00:00Z")
+    api.update(store, "kim", "I work at Initech.", record_id=first.record_id, valid_from="2024-06-01T09:00:00Z")
+    asked = "2024-06-20T09:00:00Z"
+    assert _ask(store, "kim", "Where did I work last month?", asked) == ("VERIFIED_HISTORICAL", ["I work at Globex."])
+    assert _ask(store, "kim", "Where do I work?", asked) == ("VERIFIED", ["I work at Initech."])
+    _off(store, monkeypatch, "question_periods")
+    assert _ask(store, "kim", "Where did I work last month?", asked) == ("VERIFIED", ["I work at Initech."])
+
+
+# -- coverage_forms: coverage reads "bought" as "buy", as the support test does ---------------------------
+
+def test_coverage_reads_irregular_forms(tmp_path):
+    space = space_of([fact("bike", "I bought a new bike.")], tmp_path)
+    assert planner.question_coverage(space, "What did I buy?", SETTINGS, forms=True)("bike") > 0
+    assert planner.question_coverage(space, "What did I buy?", SETTINGS)("bike") == 0   # off: "bought" is no "buy"

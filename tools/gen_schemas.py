@@ -36,7 +36,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
-                      "place_answers", "question_idioms", "dispute_governs")
+                      "place_answers", "question_idioms", "dispute_governs",
+                      "question_periods", "coverage_forms")
 
 
 def enum(values):
