@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
+from .retrieval.tokenize import tokenize
 
 # why a matching record could not answer -> the abstention reason it supports
 BLOCKERS = {
@@ -350,6 +351,63 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             else:
                 added[chosen["id"]] = successor
     return matches + list(added.values())
+
+
+# ``features.turn_supersession``: words by which a speaker calls off or replaces what they said before
+_CANCELS = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|no\s+longer|"
+                      r"instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|any\s*more|fell\s+through|"
+                      r"scrapped|not\s+happening)\b")
+# the pieces of a turn a cancelling word speaks of: "I'll cancel the Lisbon trip, we're going to Porto instead"
+_CLAUSE_END = re.compile(r"(?i)[.!?;,]+\s*|\s+(?:but|so|because|and\s+then)\s+")
+
+
+def follow_turns(matches: list[Match], turns_calling_off: list[dict], created: dict[str, str], terms,
+                 ignore: frozenset[str], as_of: str) -> list[Match]:
+    """A conversation turn that a later turn of the same speaker calls off or replaces (a piece
+    of it says cancel, called off, no longer, instead, changed my mind, anymore... about a thing
+    the earlier turn names) no longer answers: "We're planning a trip to Lisbon in March", then
+    "I'll cancel the Lisbon trip, we're going to Porto instead". The later turn answers in its
+    place, with its support when that is better (its rank is its own: ranking is unchanged), and
+    shows it as ``chain``. "Instead of" names a substitute, not a change of plan.
+    ``turns_calling_off``: the scope's turns holding such a word (``planner.turns_calling_off``),
+    of which those said by ``as_of`` are read; ``terms``: record id -> its terms; ``ignore``:
+    terms that name no thing (words that say when)."""
+    cancelling = []
+    for record in turns_calling_off:
+        said = record["valid_time"]["from"]
+        if said > as_of or not _turn_speaker(record):
+            continue
+        pieces = [frozenset(tokenize(piece)) for piece in _CLAUSE_END.split(record["statement"])
+                  if _CANCELS.search(piece)]
+        named = frozenset().union(*pieces) - ignore
+        if named:
+            cancelling.append((record, said, named))
+    if not cancelling:
+        return matches
+    present = {m.record["id"]: m for m in matches}
+    added: list[Match] = []
+    for earlier in [m for m in matches if m.record["kind"] == "episode" and _turn_speaker(m.record)]:
+        said, speaker = earlier.record["valid_time"]["from"], _turn_speaker(earlier.record)
+        held = terms(earlier.record["id"])
+        replacing = [(s, record) for record, s, named in cancelling
+                     if s > said and _turn_speaker(record) == speaker and not named.isdisjoint(held)]
+        if not replacing:
+            continue
+        record = max(replacing, key=lambda pair: pair[0])[1]
+        later = present.get(record["id"])
+        if later is None:
+            later = present[record["id"]] = Match(record, 0.0, 0.0, 0.0, created[record["id"]], support=0.0)
+            added.append(later)   # after every match found by the searches
+        if _strength(later) < _strength(earlier):
+            later.coverage = max(later.coverage, earlier.coverage)
+            later.support, later.stated, later.anchored = earlier.support, earlier.stated, earlier.anchored
+        later.chain = later.chain + [earlier.record]
+        earlier.support = 0.0   # called off: it may not answer (what it states may still contest an answer)
+    return matches + added
+
+
+def _turn_speaker(record: dict) -> str | None:
+    return ((record.get("source") or {}).get("speaker") or "").strip().lower() or None
 
 
 def _second_before_instant(instant: str) -> str:

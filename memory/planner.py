@@ -598,9 +598,10 @@ def _states_other_thing(statement: str, asked: frozenset) -> bool:
 
 # ``place_answers``: a question asking where ("Where is my new apartment?", "Where does my choir meet?")
 # is answered only by a record that states a place: a word of place before a word ("in Leeds", "near
-# Canary Wharf", "at the hospital", "from Sweden", "to Greece") or a place adverb ("here", "abroad")
+# Canary Wharf", "at the hospital", "from Sweden", "to Greece", an institution: "an account with ING",
+# "works for Acme", "for" only before a name) or a place adverb ("here", "abroad")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
-_STATES_PLACE = re.compile(r"(?i)\b(?:(?:in|at|on|near|from|to|into|onto|by|behind|beside|outside|inside|across|"
+_STATES_PLACE = re.compile(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into|onto|by|with|behind|beside|outside|inside|across|"
                            r"around|along|opposite|between|off|toward|towards|within|past|via|under|above|beneath|"
                            r"next\s+to|close\s+to)\s+[^\W_]|(?:here|there|home|abroad|overseas|downtown|uptown|"
                            r"nearby|upstairs|downstairs|locally|away|elsewhere|somewhere|everywhere)\b)")
@@ -620,6 +621,37 @@ _IDIOMS_TEXT = (("for a living", "work job"), ("make a living", "work job"),
 _IDIOMS = re.compile(r"(?i)\b(?:%s)\b" % "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
                                                    for phrase, _ in _IDIOMS_TEXT))
 _IDIOM_WORDS = {phrase: words for phrase, words in _IDIOMS_TEXT}
+
+
+# ``class_words``: a word naming a class of things, and the kinds of it a record names instead ("Do I have
+# any pets?" / "My cat Luna sleeps all day"), each group "class: kind kind ..."; read by the coverage and
+# support tests and to find candidates after every match of the searches (their ranking unchanged)
+_CLASSES_TEXT = (
+    "pet: cat kitten dog puppy hamster rabbit bunny parrot budgie goldfish guinea tortoise turtle snake lizard "
+    "ferret gerbil; vehicle: car van truck lorry motorbike motorcycle scooter jeep suv; "
+    "instrument: guitar piano violin cello drums flute saxophone trumpet ukulele keyboard clarinet harp")
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, frozenset[str]]:
+    """class term -> the terms of its kinds (``_CLASSES_TEXT``)."""
+    found = {}
+    for group in _CLASSES_TEXT.split(";"):
+        name, kinds = group.split(":")
+        found[tokenize(name)[0]] = frozenset(tokenize(kinds))
+    return found
+
+
+def class_kinds(question: str) -> dict[str, frozenset[str]]:
+    """The class terms a question holds ("pets", "a vehicle") and the terms of their kinds."""
+    classes = _classes()
+    return {term: classes[term] for term in tokenize(question) if term in classes}
+
+
+def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> frozenset[str]:
+    """``held`` and each class whose kind it holds ("cat" also holds "pet")."""
+    named = {name for name, members in kinds.items() if not members.isdisjoint(held)}
+    return held | named if named else held
 
 
 def without_idioms(question: str) -> str:
@@ -702,6 +734,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             # record sharing only the subject ("My wife Maria's birthday ...") does not state it
             return lambda record_id: 0.0
     share = _share_of(weights)
+    kinds = class_kinds(question) if features("class_words") else {}
+    if kinds:   # ``class_words``: "My cat Luna ..." holds the "pets" of "Do I have any pets?"
+        share_of_held = share
+        share = lambda held: share_of_held(_with_classes(held, kinds))  # noqa: E731
     if forms:
         share_of_terms = share
         share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
@@ -1078,6 +1114,22 @@ _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days we
 _WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
 # every term that says when (``planner.unseen_time_weight``): "who is my manager now?"
 _WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
+WHEN_TERMS = _WHEN_TERMS   # ``decision.follow_turns``: they name no thing a later turn may call off
+
+# ``turn_supersession``: the terms of the words by which a speaker calls off what they said before
+_CALLING_OFF_TEXT = "cancel cancelled call called instead longer anymore mind plans fell scrapped happening"
+
+
+def turns_calling_off(space: SearchSpace) -> list[dict]:
+    """The scope's conversation turns holding a word that may call off an earlier turn
+    (``decision._CANCELS`` reads which do), found through the index once per view."""
+    memo = space.memo("turns_calling_off")
+    if "found" not in memo:
+        from .decision import _CANCELS
+        ids = space.scores(sorted(set(tokenize(_CALLING_OFF_TEXT))))
+        memo["found"] = [space.records[rid] for rid in sorted(ids) if space.records[rid]["kind"] == "episode"
+                         and _CANCELS.search(space.records[rid]["statement"])]
+    return memo["found"]
 
 
 # a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",
@@ -1632,7 +1684,7 @@ def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
-                      forms: bool = False) -> Callable[[str], float]:
+                      forms: bool = False, classes: bool = False) -> Callable[[str], float]:
     """record_id -> coverage of ``question``, as every planner measures it (one rule, so the
     deterministic and the llm planner face the same relevance bar).
 
@@ -1640,7 +1692,12 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
-    if forms:   # ``coverage_forms``: "bought" holds "buy", as the support test reads it (``irregular_forms``)
+    kinds = class_kinds(question) if classes else {}
+    if kinds:   # ``class_words``
+        share_with_classes = _share_of(_based_weights(space, weights) if forms else weights)
+        return lambda record_id: share_with_classes(_with_classes(
+            _with_bases(space.term_set(record_id)) if forms else space.term_set(record_id), kinds))
+    if forms:   # "bought" holds "buy", as the support test reads it (``irregular_forms``)
         share_of_bases = _share_of(_based_weights(space, weights))
         return lambda record_id: share_of_bases(_with_bases(space.term_set(record_id)))
     share = _share_of(weights)
@@ -1852,10 +1909,17 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
             fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
-    covers = question_coverage(space, question, settings, caller,
-                               forms=features("irregular_forms") and features("coverage_forms"))
+    covers = question_coverage(space, question, settings, caller, classes=features("class_words"))
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
+    kinds = class_kinds(question) if features("class_words") else {}
+    if kinds:
+        # ``class_words``: the records naming a kind of the class asked about ("my cat" for "pets"),
+        # after every match of the searches: what was found, and its order, is unchanged
+        members = sorted(frozenset().union(*kinds.values()))
+        hits = space.search(members, per_search)
+        steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
+        candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

@@ -203,14 +203,20 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             # episode's validity is when it was said, not what it talks about: it keeps them.
             keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
             keyed_things = planner.thing_terms(asked, request.user)
+        # with a period, a turn is also covered by the question without its words, read as support reads it
+        framed_coverage = planner.question_coverage(space, asked, settings, request.user,
+                                                    forms=retrieval.feature("irregular_forms")) if framed else None
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
             keyed = record["kind"] != "episode" and bool(record["memory_key"])
             # with a period, what was said then is judged without the words that name it
             timeless = keyed or (framed and record["kind"] == "episode")
+            coverage = candidate.coverage
+            if framed and record["kind"] == "episode":
+                coverage = max(coverage, framed_coverage(candidate.record_id))
             match = decide_mod.Match(
-                record, candidate.score, candidate.fused, candidate.coverage, view.created[candidate.record_id],
+                record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
                 support=(keyed_supports if timeless else supports)(candidate.record_id),
                 stated=None if stated is None else stated(candidate.record_id),
                 swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
@@ -222,6 +228,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
                                                    periods=framed)
+        if retrieval.feature("turn_supersession"):
+            found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
+                                            planner.WHEN_TERMS, as_of)
         matches += [(view, match) for match in found]
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,

@@ -37,7 +37,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
                       "place_answers", "question_idioms", "dispute_governs",
-                      "question_periods", "coverage_forms")
+                      "question_periods",
+                      "turn_supersession", "class_words")
 
 
 def enum(values):
