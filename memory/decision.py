@@ -47,6 +47,8 @@ class Match:
     # its best support of the question asked of another speaker (``planner.swapped_questions``,
     # ``decision.swap_ratio``), None: not measured
     swapped: float | None = None
+    # about the slot the question asks, whatever its words (``planner.subject_slot``)
+    slot: bool = False
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
@@ -477,12 +479,14 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
     expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
     answer when the question asked of another speaker is supported far better (``swapped_better``)."""
-    answering, blocked, eligible = [], [], []
+    answering, blocked, eligible, slot_disputes = [], [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
         why = blocker(match.record, match.created_at, match.valid_at or as_of, now, policy)
         if why is None:
             eligible.append(match)  # what a retrieval caller may see, in rank order
+        elif why == "disputed" and match.slot and match.record["kind"] != "episode":
+            slot_disputes.append((match, why))   # ``planner.subject_slot``: it governs an episode answer
         if weak:
             continue
         if why:
@@ -496,7 +500,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
             and not swapped_better(answering, swap_ratio) \
             and not (outweigh and _outweighed(evidence, blocked, support_ratio)) \
-            and not (dispute_governs and _disputed_slot(evidence, blocked, min_coverage, support_ratio)):
+            and not (dispute_governs and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
+                                                        support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
         if evidence_ratio > 0:
@@ -506,6 +511,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             # asked about (anchored), far below the best, does not make a past answer current
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
         return Decision(_answered_state(answers, now), None, [], evidence, blocked, eligible)
+    if dispute_governs and slot_disputes and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
+                                                            support_ratio):
+        blocked = blocked + [pair for pair in slot_disputes if pair not in blocked]
     reason = _first_reason(blocked, policy)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
                     eligible)
@@ -565,6 +573,8 @@ def _disputed_slot(evidence: list[Match], blocked: list[tuple[Match, str]], min_
         return False
     disputed = [_strength(m)[0] for m, why in blocked if why == "disputed" and m.record["kind"] != "episode"
                 and m.support != 0]
+    if any(m.slot for m, why in blocked if why == "disputed" and m.record["kind"] != "episode"):
+        return True   # about the slot the question asks, in other words (``planner.subject_slot``)
     return bool(disputed) and max(disputed) >= support_ratio * max(_strength(m)[0] for m in answers)
 
 

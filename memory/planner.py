@@ -607,6 +607,42 @@ _STATES_PLACE = re.compile(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to
                            r"nearby|upstairs|downstairs|locally|away|elsewhere|somewhere|everywhere)\b)")
 
 
+# ``dispute_about_subject``: a question asking when, and a record stating a time ("on Friday", "at 7am",
+# "in March", "next weekend", "2024-06-07")
+_ASKS_WHEN = re.compile(r"(?i)^\W*(?:when\b|what\s+(?:time|day|date)\b)")
+_STATES_TIME = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+                          r"july|august|september|october|november|december|today|tonight|tomorrow|yesterday|"
+                          r"weekend|morning|afternoon|evening|noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
+                          r"\d{1,2}:\d\d|\d{4}-\d\d-\d\d|(?:next|last|this)\s+(?:week|month|year))\b")
+
+
+def subject_slot(space: SearchSpace, question: str, features, caller: str = "") -> Callable[[str], bool] | None:
+    """``features.dispute_about_subject``: record_id -> whether the record is about the slot a
+    question asks ("When is my sister visiting?": the sister's time): it holds every subject term
+    of the question (a relation or a person, ``subject_terms``) and states the kind of value asked
+    (a time for "when", a place for "where"). None when the question names no subject or asks
+    neither: "My sister arrives on Friday" is about the slot of "When is my sister visiting?"."""
+    if _ASKS_WHEN.match(question):
+        states = _STATES_TIME.search
+    elif _ASKS_WHERE.match(question):
+        states = _STATES_PLACE.search
+    else:
+        return None
+    required, _speakers = subject_terms(space, question, caller, persons_only=features("person_possessors"),
+                                        relations_too=features("relation_subjects"),
+                                        roles_out=features("role_possessors"))
+    if not required:
+        return None
+    forms = features("irregular_forms")
+    required = sorted({base_term(t) for t in required}) if forms else required
+
+    def about(record_id: str) -> bool:
+        held = _held_terms(space, record_id)
+        held = _with_bases(held) if forms else held
+        return all(term in held for term in required) and bool(states(space.records[record_id]["statement"]))
+    return about
+
+
 def states_place(statement: str) -> bool:
     """Whether a statement says where something is or happens (``place_answers``)."""
     return bool(_STATES_PLACE.search(statement))

@@ -75,6 +75,7 @@ ADDED_KEYS = {
         ("features", "question_periods"): False,     # "last week", "two weeks ago" were only search words
         ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
         ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
+        ("features", "dispute_about_subject"): False,   # a dispute governed only a question sharing its words
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

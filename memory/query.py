@@ -189,6 +189,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
+        slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
+            if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
                  for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
@@ -220,6 +222,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 support=(keyed_supports if timeless else supports)(candidate.record_id),
                 stated=None if stated is None else stated(candidate.record_id),
                 swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
+                slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
+                and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
             if framed and not decide_mod.said_in(record, period):
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time

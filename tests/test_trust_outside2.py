@@ -285,3 +285,31 @@ def test_a_store_without_the_kind_does_not_answer(store):
     api.add(store, "ola", "Our dog Rex loves the park.", key="dog")
     answer = run_query(store, QueryRequest(text="Do I have any pets?", user="ola"))
     assert answer["knowledge_state"] == "VERIFIED" and answer["evidence"][0]["statement"].startswith("Our dog")
+
+
+# -- dispute_about_subject: a dispute about the subject's time governs a "when" turn in other words --------
+
+def test_a_dispute_about_the_sisters_arrival_governs_when_she_is_visiting(store, monkeypatch):
+    friday = api.add(store, "nina", "My sister arrives on Friday.", key="sister.arrival")
+    saturday = api.add(store, "nina", "My sister arrives on Saturday.", key="sister.arrival_alt")
+    api.dispute(store, "nina", friday.record_id, [saturday.record_id])
+    api.add(store, "nina", "My sister Maria is visiting next weekend.", speaker="nina", session="chat-1")
+    api.add(store, "nina", "I work at the city library.", key="job")
+    ask = lambda q: run_query(store, QueryRequest(text=q, user="nina"))  # noqa: E731
+    answer = ask("When is my sister visiting?")
+    assert (answer["knowledge_state"], answer["reason_code"]) == ("UNKNOWN", "unresolved_conflict")
+    assert ask("When does my sister arrive?")["reason_code"] == "unresolved_conflict"
+    # the twins: the turn names the sister, and the library is no slot of hers
+    assert ask("What is my sister's name?")["knowledge_state"] == "VERIFIED"
+    assert ask("Where do I work?")["knowledge_state"] == "VERIFIED"
+    _off(store, monkeypatch, "dispute_about_subject")
+    assert ask("When is my sister visiting?")["knowledge_state"] == "VERIFIED"   # the bug: around the dispute
+
+
+def test_what_is_about_the_slot_a_question_asks(tmp_path):
+    space = space_of([fact("fri", "My sister arrives on Friday."), fact("dog", "My sister has a beagle."),
+                      fact("me", "I arrive on Monday.")], tmp_path)
+    about = planner.subject_slot(space, "When is my sister visiting?", lambda name: name in ON, "nina")
+    assert about("fri") and not about("dog") and not about("me")
+    assert planner.subject_slot(space, "What is my sister's name?", lambda name: name in ON, "nina") is None
+    assert planner.subject_slot(space, "When do I arrive?", lambda name: name in ON, "nina") is None

@@ -38,7 +38,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "predicate_required", "owned_subjects", "relation_name_answers",
                       "place_answers", "question_idioms", "dispute_governs",
                       "question_periods",
-                      "turn_supersession", "class_words")
+                      "turn_supersession", "class_words",
+                      "dispute_about_subject")
 
 
 def enum(values):
