@@ -478,7 +478,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     about (``Match.anchored``) or its support reaches that share of the best support: "My driving
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
     expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
-    answer when the question asked of another speaker is supported far better (``swapped_better``)."""
+    answer when the question asked of another speaker is supported far better (``swapped_better``).
+    With ``dispute_governs``, conversation turns do not answer around a dispute between stated
+    facts about the question (``_disputed_slot``): the dispute gives the reason."""
     answering, blocked, eligible, slot_disputes = [], [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
