@@ -48,6 +48,8 @@ class Match:
     # its best support of the question asked of another speaker (``planner.swapped_questions``,
     # ``decision.swap_ratio``), None: not measured
     swapped: float | None = None
+    # about the slot the question asks, whatever its words (``planner.subject_slot``)
+    slot: bool = False
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
@@ -102,6 +104,72 @@ _NOT_NAMING = frozenset("a an the my our your his her their its i me we you he s
                         "and or then this that s".split())
 
 
+# ``features.question_periods``: a period named back from when the question is asked ("yesterday",
+# "last week", "two weeks ago", "last month", "6 days ago", "the past year", "last Saturday")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
+_PERIOD = re.compile(
+    r"(?i)\b(?:(?P<day>the\s+day\s+before\s+yesterday|yesterday|last\s+night)"
+    r"|(?P<count>\d{1,3}|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)\s+(?P<unit>day|week|month|year)s?\s+ago"
+    r"|(?:the\s+)?(?P<which>last|past|previous)\s+(?P<what>weekend|week|month|year|" + "|".join(_WEEKDAYS) + r"))\b")
+
+
+def question_period(question: str, as_of: str) -> tuple[str, str] | None:
+    """The period a question names back from ``as_of`` (when it is asked), as (first, last)
+    instant: "yesterday" and "N days ago" a day, "last week" and "N weeks ago" a Monday-to-Sunday
+    week, "last month" and "N months ago" a calendar month, "last year" a calendar year, "last
+    weekend" a Saturday and Sunday, "the past week/month/year" the days up to ``as_of``; several
+    give the span of all. None when it names none (``features.question_periods``)."""
+    try:
+        now = parse_instant(as_of)
+    except ValueError:
+        return None
+    today = now.date()
+    spans = [_period(found, today) for found in _PERIOD.finditer(question)]
+    spans = [span for span in spans if span is not None]
+    if not spans:
+        return None
+    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    start = _dt.datetime(first.year, first.month, first.day, tzinfo=_dt.timezone.utc)
+    end = min(_dt.datetime(last.year, last.month, last.day, 23, 59, 59, tzinfo=_dt.timezone.utc), now)
+    return format_instant(start), format_instant(end)
+
+
+def _period(found: re.Match, today: _dt.date) -> tuple[_dt.date, _dt.date] | None:
+    day = _dt.timedelta(days=1)
+    try:
+        if found["day"]:
+            back = 2 if "before" in found["day"].lower() else 1
+            return today - back * day, today - back * day
+        if found["count"]:
+            text = " ".join(found["count"].lower().split())
+            count, unit = (int(text) if text.isdigit() else _COUNT_WORDS[text]), found["unit"].lower()
+        else:
+            which, unit = found["which"].lower(), found["what"].lower()
+            if which == "past" and unit in ("week", "month", "year"):   # the days up to now
+                return today - {"week": 7, "month": 30, "year": 365}[unit] * day, today
+            if unit == "weekend" or unit in _WEEKDAYS:
+                target = 5 if unit == "weekend" else _WEEKDAYS.index(unit)
+                latest = today - ((today.weekday() - target - 1) % 7 + 1) * day
+                return latest, latest + (day if unit == "weekend" else 0 * day)
+            count = 1
+        if unit == "day":
+            return today - count * day, today - count * day
+        if unit == "week":
+            monday = today - count * 7 * day - today.weekday() * day
+            return monday, monday + 6 * day
+        if unit == "month":
+            index = today.year * 12 + today.month - 1 - count
+            first = _dt.date(index // 12, index % 12 + 1, 1)
+            following = _dt.date((index + 1) // 12, (index + 1) % 12 + 1, 1)
+            return first, following - day
+        return _dt.date(today.year - count, 1, 1), _dt.date(today.year - count, 12, 31)
+    except (ValueError, OverflowError):
+        return None
+
+
 def _end_of(year: str, part: str | None) -> str:
     end = _PART_ENDS.get((part or "").lower())
     if end is None:
@@ -113,14 +181,22 @@ def _end_of(year: str, part: str | None) -> str:
     return f"{year}-{month:02d}-{day:02d}T23:59:59Z"
 
 
-def question_time(question: str, as_of: str) -> tuple[str, bool, str]:
+def question_time(question: str, as_of: str, periods: bool = False) -> tuple[str, bool, str]:
     """When a question asks about, and what it asks once that is said: the end of the period it
     names ("in 2021", "in spring 2021", "in March 2021"), if before ``as_of``, else ``as_of``; whether
     it asks about the value before the one valid then ("used to", "previously", "my previous
     employer"); and the question without those words. They set the instant the records are judged
     at, as ``--as-of`` does: no record has to hold them (a year the scope never saw is no unseen
-    key noun that would make "Which gym did Marta go to in 2021?" unanswerable)."""
-    instant, ends = as_of, [_end_of(m.group("year"), m.group("part")) for m in _YEAR.finditer(question)]
+    key noun that would make "Which gym did Marta go to in 2021?" unanswerable). With ``periods``
+    (``features.question_periods``), a period named back from ``as_of`` ("last month", "two weeks
+    ago": ``question_period``) ends the same way, and its words are no search words either."""
+    instant, ends = as_of, []
+    if periods:
+        period = question_period(question, as_of)
+        if period is not None:
+            ends.append(period[1])
+            question = _PERIOD.sub(" ", question)
+    ends += [_end_of(m.group("year"), m.group("part")) for m in _YEAR.finditer(question)]
     ends += [_second_before(m) for m in _BEFORE_DATE.finditer(question)]
     if ends:
         instant = min(max(ends), as_of)
@@ -132,6 +208,38 @@ def question_time(question: str, as_of: str) -> tuple[str, bool, str]:
         rest = rest[:did_use_to.start(1)] + rest[did_use_to.end(1):]
     before = bool(_FORMERLY.search(question) or did_use_to or changed)
     return instant, before, " ".join(rest.split())
+
+
+# a period beginning this long after everything a question matched was said is not the question's frame
+PERIOD_HORIZON_DAYS = 365
+
+
+def period_applies(period: tuple[str, str] | None, starts: list[str]) -> bool:
+    """Whether a question's period frames the matches whose validity starts at ``starts``: not
+    when it begins more than ``PERIOD_HORIZON_DAYS`` after every one of them. A question asked
+    of old data without a date (a benchmark's conversations, asked "now"), "What did Joanna
+    write yesterday?", means the conversation's yesterday, which no instant here names: its
+    words stay search words. A store that last heard of the matter a few weeks ago and is
+    asked about yesterday knows nothing said then."""
+    if period is None:
+        return False
+    horizon = add_days(period[0], -PERIOD_HORIZON_DAYS)
+    return any(start >= horizon for start in starts)
+
+
+def said_in(record: dict, period: tuple[str, str]) -> bool:
+    """Whether a record may answer a question about ``period`` (``question_period``): a
+    conversation turn when it was said then (its validity starts when it was said) or names a
+    time then, back from when it was said ("I finally cleaned my sneakers last month", said on
+    24 May, answers "Which shoes did I clean last month?" asked that day); any other record when
+    it held at some instant of it."""
+    valid = record["valid_time"]
+    if record["kind"] == "episode":
+        if period[0] <= valid["from"] <= period[1]:
+            return True
+        named = question_period(record["statement"], valid["from"])
+        return named is not None and named[0] <= period[1] and named[1] >= period[0]
+    return valid["from"] <= period[1] and (valid["to"] is None or valid["to"] > period[0])
 
 
 def _second_before(found: re.Match) -> str:
@@ -170,21 +278,22 @@ def _named_link(words: frozenset[str] | None, links: list[dict]) -> dict | None:
     return holding[0] if len(holding) == 1 else None
 
 
-def question_instant(question: str, as_of: str) -> tuple[str, bool]:
+def question_instant(question: str, as_of: str, periods: bool = False) -> tuple[str, bool]:
     """``question_time`` without the rest of the question."""
-    instant, before, _ = question_time(question, as_of)
+    instant, before, _ = question_time(question, as_of, periods)
     return instant, before
 
 
 def follow_supersession(matches: list[Match], records: dict[str, dict], created: dict[str, str], *,
-                        question: str, as_of: str, now: str, policy: ForgettingPolicy) -> list[Match]:
+                        question: str, as_of: str, now: str, policy: ForgettingPolicy,
+                        periods: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
     the year the question names. The matched record keeps its place (it stays blocked, or
     answers if it is that link); the link it leads to is added with the match's scores and
     the other links as ``chain``. ``records``: every record of the scope (a view)."""
-    asked_instant, asked_before = question_instant(question, as_of)
+    asked_instant, asked_before = question_instant(question, as_of, periods)
     named = _named_words(question)
     slots: dict | None = None
     added: dict[str, Match] = {}
@@ -247,6 +356,63 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     return matches + list(added.values())
 
 
+# ``features.turn_supersession``: words by which a speaker calls off or replaces what they said before
+_CANCELS = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|no\s+longer|"
+                      r"instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|any\s*more|fell\s+through|"
+                      r"scrapped|not\s+happening)\b")
+# the pieces of a turn a cancelling word speaks of: "I'll cancel the Lisbon trip, we're going to Porto instead"
+_CLAUSE_END = re.compile(r"(?i)[.!?;,]+\s*|\s+(?:but|so|because|and\s+then)\s+")
+
+
+def follow_turns(matches: list[Match], turns_calling_off: list[dict], created: dict[str, str], terms,
+                 ignore: frozenset[str], as_of: str) -> list[Match]:
+    """A conversation turn that a later turn of the same speaker calls off or replaces (a piece
+    of it says cancel, called off, no longer, instead, changed my mind, anymore... about a thing
+    the earlier turn names) no longer answers: "We're planning a trip to Lisbon in March", then
+    "I'll cancel the Lisbon trip, we're going to Porto instead". The later turn answers in its
+    place, with its support when that is better (its rank is its own: ranking is unchanged), and
+    shows it as ``chain``. "Instead of" names a substitute, not a change of plan.
+    ``turns_calling_off``: the scope's turns holding such a word (``planner.turns_calling_off``),
+    of which those said by ``as_of`` are read; ``terms``: record id -> its terms; ``ignore``:
+    terms that name no thing (words that say when)."""
+    cancelling = []
+    for record in turns_calling_off:
+        said = record["valid_time"]["from"]
+        if said > as_of or not _turn_speaker(record):
+            continue
+        pieces = [frozenset(tokenize(piece)) for piece in _CLAUSE_END.split(record["statement"])
+                  if _CANCELS.search(piece)]
+        named = frozenset().union(*pieces) - ignore
+        if named:
+            cancelling.append((record, said, named))
+    if not cancelling:
+        return matches
+    present = {m.record["id"]: m for m in matches}
+    added: list[Match] = []
+    for earlier in [m for m in matches if m.record["kind"] == "episode" and _turn_speaker(m.record)]:
+        said, speaker = earlier.record["valid_time"]["from"], _turn_speaker(earlier.record)
+        held = terms(earlier.record["id"])
+        replacing = [(s, record) for record, s, named in cancelling
+                     if s > said and _turn_speaker(record) == speaker and not named.isdisjoint(held)]
+        if not replacing:
+            continue
+        record = max(replacing, key=lambda pair: pair[0])[1]
+        later = present.get(record["id"])
+        if later is None:
+            later = present[record["id"]] = Match(record, 0.0, 0.0, 0.0, created[record["id"]], support=0.0)
+            added.append(later)   # after every match found by the searches
+        if _strength(later) < _strength(earlier):
+            later.coverage = max(later.coverage, earlier.coverage)
+            later.support, later.stated, later.anchored = earlier.support, earlier.stated, earlier.anchored
+        later.chain = later.chain + [earlier.record]
+        earlier.support = 0.0   # called off: it may not answer (what it states may still contest an answer)
+    return matches + added
+
+
+def _turn_speaker(record: dict) -> str | None:
+    return ((record.get("source") or {}).get("speaker") or "").strip().lower() or None
+
+
 def _second_before_instant(instant: str) -> str:
     return format_instant(parse_instant(instant) - _dt.timedelta(seconds=1))
 
@@ -303,8 +469,8 @@ class Decision:
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
            support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
-           outweigh: bool = False, question: str | None = None, caller: str = "",
-           covered: Callable[[str], bool] | None = None) -> Decision:
+           outweigh: bool = False, dispute_governs: bool = False, question: str | None = None,
+           caller: str = "", covered: Callable[[str], bool] | None = None) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -315,14 +481,18 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
     expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
     answer when the question asked of another speaker is supported far better (``swapped_better``).
+    With ``dispute_governs``, conversation turns do not answer around a dispute between stated
+    facts about the question (``_disputed_slot``): the dispute gives the reason.
     ``question``, ``caller`` and ``covered`` (a term -> whether an eligible record of the scope
     holds it) word an insufficient_evidence UNKNOWN's missing condition (``_uncovered_words``)."""
-    answering, blocked, eligible = [], [], []
+    answering, blocked, eligible, slot_disputes = [], [], [], []
     for match in matches:
         weak = match.coverage < min(min_coverage, support_coverage) or match.coverage <= 0
         why = blocker(match.record, match.created_at, match.valid_at or as_of, now, policy)
         if why is None:
             eligible.append(match)  # what a retrieval caller may see, in rank order
+        elif why == "disputed" and match.slot and match.record["kind"] != "episode":
+            slot_disputes.append((match, why))   # ``planner.subject_slot``: it governs an episode answer
         if weak:
             continue
         if why:
@@ -335,7 +505,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence = [m for m in answering if m.support != 0]
     if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
             and not swapped_better(answering, swap_ratio) \
-            and not (outweigh and _outweighed(evidence, blocked, support_ratio)):
+            and not (outweigh and _outweighed(evidence, blocked, support_ratio)) \
+            and not (dispute_governs and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
+                                                        support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
         if evidence_ratio > 0:
@@ -345,6 +517,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             # asked about (anchored), far below the best, does not make a past answer current
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
         return Decision(_answered_state(answers, now), None, [], evidence, blocked, eligible)
+    if dispute_governs and slot_disputes and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
+                                                            support_ratio):
+        blocked = blocked + [pair for pair in slot_disputes if pair not in blocked]
     reason = _first_reason(blocked, policy)
     if reason == "insufficient_evidence" and question is not None:
         held = covered or _held_by(eligible)
@@ -393,6 +568,24 @@ def _outweighed(evidence: list[Match], blocked: list[tuple[Match, str]], support
     best = max(_strength(m)[0] for m in evidence)
     return any(best < support_ratio * _strength(m)[0] and not any(_linked(m.record, e.record) for e in evidence)
                for m, _ in blocked if m.record["kind"] != "episode" and m.support != 0)
+
+
+def _disputed_slot(evidence: list[Match], blocked: list[tuple[Match, str]], min_coverage: float,
+                   support_ratio: float) -> bool:
+    """``features.dispute_governs``: every match that answers is a conversation turn, and a stated
+    fact in an unresolved dispute (not an episode) supports the question at least ``support_ratio``
+    of the best of them: the ledger holds the question's value and it is contested. "When does my
+    sister arrive?" with "My sister arrives on Friday" and "... on Saturday" disputed is not
+    answered by the turn "My sister Maria is visiting next weekend"; that turn still answers what
+    the disputed facts do not state ("What is my sister's name?")."""
+    answers = [m for m in evidence if m.sufficient(min_coverage)]
+    if not answers or any(m.record["kind"] != "episode" for m in answers):
+        return False
+    disputed = [_strength(m)[0] for m, why in blocked if why == "disputed" and m.record["kind"] != "episode"
+                and m.support != 0]
+    if any(m.slot for m, why in blocked if why == "disputed" and m.record["kind"] != "episode"):
+        return True   # about the slot the question asks, in other words (``planner.subject_slot``)
+    return bool(disputed) and max(disputed) >= support_ratio * max(_strength(m)[0] for m in answers)
 
 
 def _linked(one: dict, other: dict) -> bool:

@@ -596,6 +596,106 @@ def _states_other_thing(statement: str, asked: frozenset) -> bool:
     return False
 
 
+# ``place_answers``: a question asking where ("Where is my new apartment?", "Where does my choir meet?")
+# is answered only by a record that states a place: a word of place before a word ("in Leeds", "near
+# Canary Wharf", "at the hospital", "from Sweden", "to Greece", an institution: "an account with ING",
+# "works for Acme", "for" only before a name) or a place adverb ("here", "abroad")
+_ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+_STATES_PLACE = re.compile(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into|onto|by|with|behind|beside|outside|inside|across|"
+                           r"around|along|opposite|between|off|toward|towards|within|past|via|under|above|beneath|"
+                           r"next\s+to|close\s+to)\s+[^\W_]|(?:here|there|home|abroad|overseas|downtown|uptown|"
+                           r"nearby|upstairs|downstairs|locally|away|elsewhere|somewhere|everywhere)\b)")
+
+
+# ``dispute_about_subject``: a question asking when, and a record stating a time ("on Friday", "at 7am",
+# "in March", "next weekend", "2024-06-07")
+_ASKS_WHEN = re.compile(r"(?i)^\W*(?:when\b|what\s+(?:time|day|date)\b)")
+_STATES_TIME = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+                          r"july|august|september|october|november|december|today|tonight|tomorrow|yesterday|"
+                          r"weekend|morning|afternoon|evening|noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
+                          r"\d{1,2}:\d\d|\d{4}-\d\d-\d\d|(?:next|last|this)\s+(?:week|month|year))\b")
+
+
+def subject_slot(space: SearchSpace, question: str, features, caller: str = "") -> Callable[[str], bool] | None:
+    """``features.dispute_about_subject``: record_id -> whether the record is about the slot a
+    question asks ("When is my sister visiting?": the sister's time): it holds every subject term
+    of the question (a relation or a person, ``subject_terms``) and states the kind of value asked
+    (a time for "when", a place for "where"). None when the question names no subject or asks
+    neither: "My sister arrives on Friday" is about the slot of "When is my sister visiting?"."""
+    if _ASKS_WHEN.match(question):
+        states = _STATES_TIME.search
+    elif _ASKS_WHERE.match(question):
+        states = _STATES_PLACE.search
+    else:
+        return None
+    required, _speakers = subject_terms(space, question, caller, persons_only=features("person_possessors"),
+                                        relations_too=features("relation_subjects"),
+                                        roles_out=features("role_possessors"))
+    if not required:
+        return None
+    forms = features("irregular_forms")
+    required = sorted({base_term(t) for t in required}) if forms else required
+
+    def about(record_id: str) -> bool:
+        held = _held_terms(space, record_id)
+        held = _with_bases(held) if forms else held
+        return all(term in held for term in required) and bool(states(space.records[record_id]["statement"]))
+    return about
+
+
+def states_place(statement: str) -> bool:
+    """Whether a statement says where something is or happens (``place_answers``)."""
+    return bool(_STATES_PLACE.search(statement))
+
+
+# ``question_idioms``: phrases whose words stem to another content word than what they ask ("What
+# do I do for a living?" asks for a job; "living" is not "I live in Leeds"): each is read as the
+# words that say what it asks, by the searches and the coverage and support tests (the index unchanged)
+_IDIOMS_TEXT = (("for a living", "work job"), ("make a living", "work job"),
+                ("earn a living", "work job"), ("earn my living", "work job"), ("earn his living", "work job"),
+                ("earn her living", "work job"))
+_IDIOMS = re.compile(r"(?i)\b(?:%s)\b" % "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
+                                                   for phrase, _ in _IDIOMS_TEXT))
+_IDIOM_WORDS = {phrase: words for phrase, words in _IDIOMS_TEXT}
+
+
+# ``class_words``: a word naming a class of things, and the kinds of it a record names instead ("Do I have
+# any pets?" / "My cat Luna sleeps all day"), each group "class: kind kind ..."; read by the coverage and
+# support tests and to find candidates after every match of the searches (their ranking unchanged)
+_CLASSES_TEXT = (
+    "pet: cat kitten dog puppy hamster rabbit bunny parrot budgie goldfish guinea tortoise turtle snake lizard "
+    "ferret gerbil; vehicle: car van truck lorry motorbike motorcycle scooter jeep suv; "
+    "instrument: guitar piano violin cello drums flute saxophone trumpet ukulele keyboard clarinet harp")
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, frozenset[str]]:
+    """class term -> the terms of its kinds (``_CLASSES_TEXT``)."""
+    found = {}
+    for group in _CLASSES_TEXT.split(";"):
+        name, kinds = group.split(":")
+        found[tokenize(name)[0]] = frozenset(tokenize(kinds))
+    return found
+
+
+def class_kinds(question: str) -> dict[str, frozenset[str]]:
+    """The class terms a question holds ("pets", "a vehicle") and the terms of their kinds."""
+    classes = _classes()
+    return {term: classes[term] for term in tokenize(question) if term in classes}
+
+
+def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> frozenset[str]:
+    """``held`` and each class whose kind it holds ("cat" also holds "pet")."""
+    named = {name for name, members in kinds.items() if not members.isdisjoint(held)}
+    return held | named if named else held
+
+
+def without_idioms(question: str) -> str:
+    """``question`` with each idiom of ``_IDIOMS_TEXT`` read as what it asks: "What do I do for a
+    living?" -> "What do I do work job?"."""
+    return _IDIOMS.sub(lambda found: " " + _IDIOM_WORDS[" ".join(found.group(0).lower().split())] + " ", question)
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
@@ -631,6 +731,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     "my credit card": the records about what the scope knows are about another thing); ``planner.unseen_time_weight`` (a word that says when, "now", weighs that share of an
     ordinary term when the scope never saw it).
     """
+    if features("question_idioms"):
+        question = without_idioms(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
                                         relations_too=features("relation_subjects"),
                                         roles_out=features("role_possessors"))
@@ -674,6 +776,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             # record sharing only the subject ("My wife Maria's birthday ...") does not state it
             return lambda record_id: 0.0
     share = _share_of(weights)
+    kinds = class_kinds(question) if features("class_words") else {}
+    if kinds:   # ``class_words``: "My cat Luna ..." holds the "pets" of "Do I have any pets?"
+        share_of_held = share
+        share = lambda held: share_of_held(_with_classes(held, kinds))  # noqa: E731
     if forms:
         share_of_terms = share
         share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
@@ -703,6 +809,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS)
+    where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     replies = sentences and features("reply_answers")
 
@@ -740,6 +847,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+        if where and not states_place(space.records[record_id]["statement"]):
+            return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if naming and _names_relation(space, record_id, caller, required, links):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
@@ -1069,6 +1178,22 @@ _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days we
 _WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
 # every term that says when (``planner.unseen_time_weight``): "who is my manager now?"
 _WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
+WHEN_TERMS = _WHEN_TERMS   # ``decision.follow_turns``: they name no thing a later turn may call off
+
+# ``turn_supersession``: the terms of the words by which a speaker calls off what they said before
+_CALLING_OFF_TEXT = "cancel cancelled call called instead longer anymore mind plans fell scrapped happening"
+
+
+def turns_calling_off(space: SearchSpace) -> list[dict]:
+    """The scope's conversation turns holding a word that may call off an earlier turn
+    (``decision._CANCELS`` reads which do), found through the index once per view."""
+    memo = space.memo("turns_calling_off")
+    if "found" not in memo:
+        from .decision import _CANCELS
+        ids = space.scores(sorted(set(tokenize(_CALLING_OFF_TEXT))))
+        memo["found"] = [space.records[rid] for rid in sorted(ids) if space.records[rid]["kind"] == "episode"
+                         and _CANCELS.search(space.records[rid]["statement"])]
+    return memo["found"]
 
 
 # a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",
@@ -1650,14 +1775,24 @@ def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
             keys, key_weight)
 
 
-def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "") -> Callable[[str], float]:
+def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
+                      forms: bool = False, classes: bool = False) -> Callable[[str], float]:
     """record_id -> coverage of ``question``, as every planner measures it (one rule, so the
     deterministic and the llm planner face the same relevance bar).
 
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
     """
-    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    kinds = class_kinds(question) if classes else {}
+    if kinds:   # ``class_words``
+        share_with_classes = _share_of(_based_weights(space, weights) if forms else weights)
+        return lambda record_id: share_with_classes(_with_classes(
+            _with_bases(space.term_set(record_id)) if forms else space.term_set(record_id), kinds))
+    if forms:   # "bought" holds "buy", as the support test reads it (``irregular_forms``)
+        share_of_bases = _share_of(_based_weights(space, weights))
+        return lambda record_id: share_of_bases(_with_bases(space.term_set(record_id)))
+    share = _share_of(weights)
     return lambda record_id: share(space.term_set(record_id))
 
 
@@ -1817,6 +1952,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     """
     per_search, k = settings["candidates_per_search"], settings["rrf_k"]
     budget = settings["max_steps"]
+    if features("question_idioms"):
+        question = without_idioms(question)   # "for a living" searches for work, not "live"
     terms = tokenize(question)
     steps: list[dict] = []
     space.neighbour_weight = settings.get("neighbour_weight", 0.0)  # 0: off
@@ -1864,9 +2001,17 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
             fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
-    covers = question_coverage(space, question, settings, caller)
+    covers = question_coverage(space, question, settings, caller, classes=features("class_words"))
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
+    kinds = class_kinds(question) if features("class_words") else {}
+    if kinds:
+        # ``class_words``: the records naming a kind of the class asked about ("my cat" for "pets"),
+        # after every match of the searches: what was found, and its order, is unchanged
+        members = sorted(frozenset().union(*kinds.values()))
+        hits = space.search(members, per_search)
+        steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
+        candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

@@ -71,6 +71,13 @@ ADDED_KEYS = {
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
         ("planner", "question_form_weight"): 1,     # "many" of "how many" a term an answer must hold
         ("features", "reply_answers"): False,        # a reply held only its own words
+        ("features", "place_answers"): False,        # "where" answered by a record stating no place
+        ("features", "question_idioms"): False,      # "for a living" read as "live"
+        ("features", "dispute_governs"): False,      # a turn answered around a dispute about the question
+        ("features", "question_periods"): False,     # "last week", "two weeks ago" were only search words
+        ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
+        ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
+        ("features", "dispute_about_subject"): False,   # a dispute governed only a question sharing its words
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

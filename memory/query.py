@@ -167,6 +167,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
+    periods = retrieval.feature("question_periods")
+    # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
+    period = decide_mod.question_period(request.text, as_of) if periods else None
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -187,30 +190,52 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
+        slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
+            if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
                  for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         keyed_supports, keyed_things = supports, things
-        asked = _without_time(request.text, as_of) if retrieval.feature("follow_supersession") else request.text
+        framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
+                                                     for c in result.candidates]) if period else False
+        asked = _without_time(request.text, as_of, framed) if retrieval.feature("follow_supersession") \
+            else request.text
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
             # episode's validity is when it was said, not what it talks about: it keeps them.
             keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
             keyed_things = planner.thing_terms(asked, request.user)
+        # with a period, a turn is also covered by the question without its words, read as support reads it
+        framed_coverage = planner.question_coverage(space, asked, settings, request.user,
+                                                    forms=retrieval.feature("irregular_forms")) if framed else None
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
             keyed = record["kind"] != "episode" and bool(record["memory_key"])
-            found.append(decide_mod.Match(
-                record, candidate.score, candidate.fused, candidate.coverage, view.created[candidate.record_id],
-                support=(keyed_supports if keyed else supports)(candidate.record_id),
+            # with a period, what was said then is judged without the words that name it
+            timeless = keyed or (framed and record["kind"] == "episode")
+            coverage = candidate.coverage
+            if framed and record["kind"] == "episode":
+                coverage = max(coverage, framed_coverage(candidate.record_id))
+            match = decide_mod.Match(
+                record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
+                support=(keyed_supports if timeless else supports)(candidate.record_id),
                 stated=None if stated is None else stated(candidate.record_id),
                 swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
-                anchored=not (keyed_things if keyed else things).isdisjoint(space.term_set(candidate.record_id))))
+                slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
+                and slot(candidate.record_id),
+                anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
+            if framed and not decide_mod.said_in(record, period):
+                match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
+            found.append(match)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
-                                                   as_of=as_of, now=now, policy=store.policies.forgetting)
+                                                   as_of=as_of, now=now, policy=store.policies.forgetting,
+                                                   periods=framed)
+        if retrieval.feature("turn_supersession"):
+            found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
+                                            planner.WHEN_TERMS, as_of)
         matches += [(view, match) for match in found]
         read.append((index, view))
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
@@ -221,6 +246,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 outweigh=retrieval.feature("blocked_outweighs"),
+                                dispute_governs=retrieval.feature("dispute_governs"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
                                 question=request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))
@@ -236,8 +262,8 @@ def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bo
     return held
 
 
-def _without_time(question: str, as_of: str) -> str:
-    rest = decide_mod.question_time(question, as_of)[2]
+def _without_time(question: str, as_of: str, periods: bool = False) -> str:
+    rest = decide_mod.question_time(question, as_of, periods)[2]
     return rest if rest.strip(" ?!.") else question
 
 

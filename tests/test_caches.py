@@ -115,7 +115,7 @@ def test_the_state_a_batch_leaves_behind_equals_a_fresh_fold(tmp_path):
 def test_a_kinds_filter_does_not_narrow_the_shared_view(tmp_path):
     store = make_store(tmp_path / "s")
     store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
-    store.mutate(add_env("Alice talked about Berlin", None, "t2", kind="episode"))
+    store.mutate(add_env("Alice talked about her flat in Berlin", None, "t2", kind="episode"))
     narrowed = run_query(store, QueryRequest(text="Where does Alice live in Berlin?", user="alice",
                                              kinds=("episode",)))
     assert [e["kind"] for e in narrowed["evidence"]] == ["episode"]

@@ -36,7 +36,11 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
-                      "reply_answers")
+                      "reply_answers",
+                      "place_answers", "question_idioms", "dispute_governs",
+                      "question_periods",
+                      "turn_supersession", "class_words",
+                      "dispute_about_subject")
 
 
 def enum(values):
