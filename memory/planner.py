@@ -111,15 +111,17 @@ class SearchSpace:
         # reads what is known (a dict) and asks only for the rest
         neighbours = self._neighbours()
         if hasattr(neighbours, "known"):
-            known_of, compute = neighbours.known().get, neighbours.compute
+            # the lifters' neighbours not known yet, worked out in one go (one hold of the view's
+            # lock, not one per hit); then every lifter's are in the dict
+            neighbours.compute_many([rid for rid, score in scored.items() if score > 0.0])
+            known_of = neighbours.known().__getitem__
         else:
-            known_of, compute = neighbours.get, lambda rid: ()
+            known_of = lambda rid: neighbours.get(rid, ())  # noqa: E731
         best = {}
         best_of, weight = best.get, self.neighbour_weight
         for rid, score in scored.items():
             if score > 0.0:
-                found = known_of(rid)
-                for neighbour in (compute(rid) if found is None else found):
+                for neighbour in known_of(rid):
                     if score > best_of(neighbour, 0.0):
                         best[neighbour] = score
         smoothed = dict(scored)

@@ -837,6 +837,21 @@ class Neighbours:
                     self._shared = False
         return found
 
+    def compute_many(self, record_ids) -> None:
+        """``compute`` of each of ``record_ids`` not known yet, kept for later queries under one
+        hold of the view's lock (a search smoothing every hit asks thousands at once)."""
+        known, get = self._known, self.get
+        found = {rid: get(rid, ()) for rid in record_ids if rid not in known}
+        if not found:
+            return
+        known.update(found)
+        if self._shared:
+            with self.view._neighbours_lock:
+                if self._current():
+                    self.view._neighbours.update(found)
+                else:
+                    self._shared = False
+
     def _adjacent(self, record_id: str, default=()):
         view = self.view
         at = view.slot.get(record_id)
