@@ -69,7 +69,10 @@ class SearchSpace:
     def memo(self, name: str) -> dict:
         """A named cache of values that depend only on this space's records (shared by the
         queries of one cached view; entries are only ever added, never changed)."""
-        return self._memo.setdefault(name, {})
+        found = self._memo.get(name)      # not ``setdefault(name, {})``: asked ~700 times a query,
+        if found is None:                 # each call built a dict only to drop it
+            found = self._memo[name] = {}
+        return found
 
     def search(self, tokens: list[str], limit: int, keep: Callable | None = None) -> list[tuple[str, float]]:
         """``_best(self.scores(tokens), limit)``, smoothing only the records that can be among
@@ -113,8 +116,11 @@ class SearchSpace:
         if hasattr(neighbours, "known"):
             # the lifters' neighbours not known yet, worked out in one go (one hold of the view's
             # lock, not one per hit); then every lifter's are in the dict
-            neighbours.compute_many([rid for rid, score in scored.items() if score > 0.0])
-            known_of = neighbours.known().__getitem__
+            known = neighbours.known()
+            missing = [rid for rid, score in scored.items() if score > 0.0 and rid not in known]
+            if missing:
+                neighbours.compute_many(missing)
+            known_of = known.__getitem__
         else:
             known_of = lambda rid: neighbours.get(rid, ())  # noqa: E731
         best = {}

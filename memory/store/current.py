@@ -90,7 +90,7 @@ class CurrentView:
         return self.tables[column][self.columns[column][slot]]
 
     def column_of(self, column: str, record_id: str):
-        return self.value(column, self.slot[record_id])
+        return self.tables[column][self.columns[column][self.slot[record_id]]]     # ``value`` at its slot
 
     def session_slots(self) -> dict[int, list[int]]:
         """Session code -> the slots of its episodes, in log order. Kept up to date as the view
