@@ -17,7 +17,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
@@ -327,6 +327,9 @@ class SearchSpace:
         """Speaker -> the ids of the records they said (None: records without a speaker),
         computed once: a speaker search keeps the scores of a few speakers' records."""
         by_speaker = self._memo.get("records_by_speaker")
+        names = getattr(self.records, "speaker_names", None)       # a store's current view
+        if by_speaker is None and names is not None and (found := names()) is not None:
+            by_speaker = self._memo["records_by_speaker"] = _BySpeaker(self.records, found)
         if by_speaker is None:
             group_ids = getattr(self.records, "group_ids", None)   # a store's current view: by column
             grouped: dict = group_ids("speaker") if group_ids is not None else {}
@@ -353,6 +356,30 @@ class SearchSpace:
                         by_term[term].append(name)
             speakers = self._memo["speakers"] = {term: tuple(found) for term, found in by_term.items()}
         return speakers
+
+
+class _BySpeaker(Mapping):
+    """``SearchSpace.records_by_speaker`` over a store's current view: the speakers in the order
+    they first speak, from the view's groups (O(speakers)); their records grouped only when one
+    is first asked for (a pass over every record: the planner's callers read the names only,
+    and a search after each write of a served scope paid that pass for them)."""
+
+    def __init__(self, records, names: list) -> None:
+        self._records, self._names, self._groups = records, dict.fromkeys(names), None
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __getitem__(self, name) -> frozenset[str]:
+        if self._groups is None:
+            self._groups = {k: frozenset(v) for k, v in self._records.group_ids("speaker").items()}
+        return self._groups[name]
 
 
 def _same(value):

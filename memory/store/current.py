@@ -575,6 +575,16 @@ class CurrentRecords(Mapping):
             members.append(record_id)
         return {table[code]: ids for code, ids in grouped.items()}
 
+    def speaker_names(self) -> list | None:
+        """The speakers of these records in the order they first speak (the keys of
+        ``group_ids("speaker")``, None included for records without one), from the groups:
+        O(speakers), not O(records). None for records of some kinds only (group them instead)."""
+        if self._members is not None:
+            return None
+        table, count = self.view.tables["speaker"], self._count
+        firsts = sorted((first, code) for code, first in list(self.view.groups().speakers.items()) if first < count)
+        return list(dict.fromkeys(table[code] for _, code in firsts))
+
     def distinct(self, name: str) -> set:
         """The values a column takes over these records."""
         codes, table = self.view.columns[name], self.view.tables[name]
