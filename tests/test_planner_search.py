@@ -8,6 +8,7 @@ from __future__ import annotations
 import heapq
 from operator import itemgetter
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from memory import planner
@@ -210,3 +211,42 @@ def test_a_kept_part_of_many_matches_ranks_as_the_reference_loop(case, parity):
     keep = lambda items: [(rid, s) for rid, s in items if int(rid[1:]) % 4 != parity]  # noqa: E731
     want = heapq.nlargest(limit, keep(reference_scores(space, tokens).items()), key=itemgetter(1))
     assert space.search(tokens, limit, keep) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(wide_bm25_cases(), st.integers(0, 8), st.integers(5, 12))
+def test_a_speaker_search_keeping_few_of_many_matches_ranks_as_the_reference_loop(case, parity, every):
+    # ``keep`` keeps fewer matches than ``limit`` (``SearchSpace._few_kept``): the lifted turns
+    # it keeps are found walking the matches best first, not by smoothing every match
+    space, tokens, limit = case
+    keep = lambda items: [(rid, s) for rid, s in items if int(rid[1:]) % every == parity % every]  # noqa: E731
+    want = heapq.nlargest(limit, keep(reference_scores(space, tokens).items()), key=itemgetter(1))
+    assert space.search(tokens, limit, keep) == want
+
+
+@settings(max_examples=1000, deadline=None)
+@given(wide_exact_cases(), st.integers(0, 6))
+def test_a_speaker_search_keeping_few_of_many_matches_ranks_as_the_reference_loop_on_exact_ties(case, parity):
+    space, limit = case
+    keep = lambda items: [(rid, s) for rid, s in items if int(rid[1:]) % 7 == parity]  # noqa: E731
+    want = heapq.nlargest(limit, keep(reference_scores(space, ["q"]).items()), key=itemgetter(1))
+    assert space.search(["q"], limit, keep) == want
+
+
+@pytest.mark.parametrize("limit, kept, want", [
+    # x is lifted first (at the weak p, scored first), y at r; both reach 4.0 from q and r, which
+    # the walk meets in BM25 order (r first): the lifted turns keep the loop's order
+    (3, {"x", "y", "m"}, [("x", 4.0), ("y", 4.0), ("m", 3.0)]),
+    # the walk must go on through a match whose share only ties the floor: x ties y and m
+    (2, {"x", "y", "n"}, [("n", 4.0), ("x", 4.0)]),
+])
+def test_a_speaker_search_keeping_few_matches_finds_the_tied_turns_in_the_loops_order(limit, kept, want):
+    scores = {"p": 0.25, **{f"w{i}": 0.25 for i in range(30)}, "r": 8.0, "q": 8.0, "m": 3.0, "n": 4.0}
+    ids = list(scores) + ["x", "y"]
+    space = planner.SearchSpace(FixedScores(scores, ids), {rid: {} for rid in ids},
+                                {"s1": ["p", "x", "q"], "s2": ["r", "y"]})
+    space.neighbour_weight = 0.5
+    keep = lambda items: [(rid, s) for rid, s in items if rid in kept]  # noqa: E731
+    assert len(keep(scores.items())) < limit < len(scores) // (4 * planner._LIFTERS)   # ``_few_kept``'s case
+    assert space.search(["q"], limit, keep) == want
+    assert want == heapq.nlargest(limit, keep(reference_scores(space, ["q"]).items()), key=itemgetter(1))

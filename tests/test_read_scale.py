@@ -12,6 +12,8 @@ parsing the whole scope, and always says what the records themselves say.
 """
 from __future__ import annotations
 
+from array import array
+
 import pytest
 
 from memory import decision, indexing, planner
@@ -208,14 +210,14 @@ def test_an_index_read_from_its_mapping_answers_as_the_one_saved_and_survives_a_
     written.save()
     loaded = ScopeIndex.open(tmp_path, settings)
     assert loaded.rebuilt_reason is None
-    assert isinstance(loaded._bm25._postings, memoryview)    # a view of the mapping, not a copy
+    assert isinstance(loaded._bm25._postings, index_module._StoredInts)   # read from the file by position, not copied
     query = "garden car number 7"
     assert loaded.scores(query) == written.scores(query)
     assert loaded.search(query, 10) == written.search(query, 10)
     replacing = ScopeIndex.open(tmp_path, settings)
     replacing.remove("d7")                        # a removal rewrites the base file
     replacing.save()
-    assert loaded.scores(query) == written.scores(query)     # the mapping keeps the bytes it opened
+    assert loaded.scores(query) == written.scores(query)     # the open file keeps the bytes it opened
     assert "d7" not in ScopeIndex.open(tmp_path, settings)
 
 
@@ -300,3 +302,31 @@ def test_a_saved_views_session_speakers_are_read_one_session_at_a_time_as_parsed
     assert "no such session" not in asked
     assert view.groups()._session_speakers is None          # no session's but those asked were read
     assert dict(asked) == expected                          # ... and all of them, when all are asked
+
+
+def test_stored_ints_read_by_position_are_the_array_they_stand_for(tmp_path, monkeypatch):
+    # index_module._StoredInts: the postings and documents' terms of a large index.bin, read from
+    # the file a slice at a time (a mapping kept every page a query touched, and its neighbours,
+    # in the process's resident set); a walk reads ahead a block at a time
+    monkeypatch.setattr(index_module, "_READ_AHEAD", 32)
+    values = array("I", [(i * 7919) % 1000 for i in range(300)])
+    path = tmp_path / "ints"
+    path.write_bytes(b"head" + values.tobytes())
+    with open(path, "rb") as handle:
+        stored = index_module._StoredFile(handle.fileno())
+    ints = index_module._StoredInts(stored, 4, len(values))
+    assert len(ints) == len(values)
+    for start, stop in [(0, 0), (0, 1), (5, 17), (290, 300), (295, 400), (17, 5), (-3, None), (None, None),
+                        (0, 40), (40, 41), (3, 9)]:
+        assert list(ints[start:stop]) == list(values[start:stop])
+    assert list(ints[3:40:4]) == list(values[3:40:4])
+    assert [ints[i] for i in (0, 1, 299, -1, -300)] == [values[i] for i in (0, 1, 299, -1, -300)]
+    for bad in (300, -301):
+        with pytest.raises(IndexError):
+            ints[bad]
+    walked = ints[0:0]
+    at = 0
+    for size in [3, 0, 7, 31, 32, 1, 60, 2] * 6:            # a walk, as ``BM25Index.to_state`` reads
+        walked.extend(ints[at:at + size])
+        at += size
+    assert walked == values[:at]

@@ -21,8 +21,9 @@ header {"format", "generation", "state_format", "terms", "lengths", "ids_bytes",
 ``ids_sha256``), then the BM25 state's int fields (``bm25.INT_FIELDS`` order, ``lengths``
 items each) as little-endian u32. Binary because parsing the same ints as
 JSON took ~30 ms at 10k documents against ~0.5 ms for ``array.frombytes``. Reading maps
-the file and takes the int fields as views of the mapping (``_mapped``): nothing is copied,
-and only the pages a query touches are read.
+a large file (``_mapped``) to decode its header and offsets, and leaves the postings and the
+documents' terms in it, read by position a slice at a time (``_StoredInts``): nothing else is
+copied, and only what a query asks for is read, without keeping the mapped pages around it.
 
 The ids are apart from the header so that a reader holding the same ids already (the
 scope's current view, which saves the same JSON array with the same digest: ``Borrow``)
@@ -37,6 +38,7 @@ import struct
 import sys
 from array import array
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Callable, Iterable, Mapping
 
 from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, open_private
@@ -302,7 +304,9 @@ def _stale_reason(meta: dict, settings: dict) -> str | None:
 def _read_data(path: Path, meta: dict, settings: dict,
                borrow: Borrow | None = None) -> tuple[BM25Index | None, str | None]:
     try:
-        header, state, slot_of = _decode(_mapped(path), borrow)
+        data, stored = _mapped(path)
+        header, state, slot_of = _decode(data, borrow, stored)
+        del data                      # the mapping is let go: only ``stored``'s descriptor stays
     except (OSError, ValueError):
         # a missing data file beside a sidecar is as unreadable as a torn one
         return None, DATA_UNREADABLE
@@ -317,20 +321,87 @@ def _read_data(path: Path, meta: dict, settings: dict,
     return bm25, None
 
 
-def _mapped(path: Path):
-    """The file's bytes, mapped read-only rather than read: the postings of the terms a query
-    never asks for are never paged in (a 100k-record scope's index is ~36 MB). Safe because the
-    file is only ever replaced by a rename (``atomic_write``), never rewritten in place: a
-    mapping keeps the bytes it was opened on. A mapping holds a file descriptor while it lives
-    (a served store keeps one index per scope it answered), so a file under ``MAP_MIN_BYTES``
-    (or one that cannot be mapped) is read instead."""
+def _mapped(path: Path) -> tuple:
+    """(the file's bytes, mapped read-only rather than read, and a ``_StoredFile`` of the same
+    open file), or (its bytes read, None) for a file under ``MAP_MIN_BYTES`` (or one that cannot
+    be mapped). The mapping serves the header, the ids and the offsets while the file is decoded;
+    the postings and each document's terms are then read from the stored file by position, a
+    query's few at a time (``_StoredInts``). Safe because the file is only ever replaced by a
+    rename (``atomic_write``), never rewritten in place: an open file keeps the bytes it was
+    opened on. A stored file holds a file descriptor while it lives (a served store keeps one
+    index per scope it answered), hence the size floor."""
     with open(path, "rb") as handle:
         if os.fstat(handle.fileno()).st_size >= MAP_MIN_BYTES:
             try:
-                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), _StoredFile(handle.fileno())
             except (ValueError, OSError):
                 pass
-        return handle.read()
+        return handle.read(), None
+
+
+class _StoredFile:
+    """An open file descriptor (a duplicate: the caller's handle closes on its own), closed
+    with its last reader."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = os.dup(fd)
+
+    def __del__(self) -> None:
+        os.close(self.fd)
+
+
+class _StoredInts(Sequence):
+    """A u32 array left in the index file, read by position (``os.pread``) a slice at a time:
+    ``BM25Index`` reads a query term's posting and a candidate's terms as slices. A mapping of
+    the file served them before, but every page a query touched stayed in the process's resident
+    set, each with the neighbouring pages the kernel maps on a fault (on this machine's kernel
+    and file system, large folios): ~19 MB of a 36 MB index at 100k documents for one query's
+    ~15 postings and ~100 documents (benchmarks/reports/perf.md, scope-size notes). A slice that
+    starts where the last one ended (a save walking every document) reads ``_READ_AHEAD`` ints
+    ahead, kept until a slice falls outside them: one read per block, not per document."""
+
+    def __init__(self, stored: _StoredFile, offset: int, length: int) -> None:
+        self._stored, self._offset, self._length = stored, offset, length
+        self._next = 0                     # where the last slice ended
+        self._block: tuple[int, array] = (0, array(_U32))
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, at):
+        if not isinstance(at, slice):
+            at = range(self._length)[at]          # IndexError as a list's, negatives counted back
+            return self[at:at + 1][0]
+        start, stop, step = at.indices(self._length)
+        stop = max(stop, start)
+        first, block = self._block                # one tuple: a reader on another thread sees
+        if first <= start and stop <= first + len(block):       # a whole block or the last one
+            values = block[start - first:stop - first]
+        elif start == self._next and stop - start < _READ_AHEAD:
+            block = self._read(start, min(self._length, start + _READ_AHEAD))
+            self._block = (start, block)
+            values = block[:stop - start]
+        else:
+            values = self._read(start, stop)
+        self._next = stop
+        return values if step == 1 else values[::step]
+
+    def _read(self, start: int, stop: int) -> array:
+        values = array(_U32)
+        size = 4 * (stop - start)
+        data = os.pread(self._stored.fd, size, self._offset + 4 * start) if size else b""
+        if len(data) != size:
+            raise OSError("index file shorter than its header says")
+        values.frombytes(data)
+        if sys.byteorder == "big":
+            values.byteswap()
+        return values
+
+
+# ``_StoredInts``: ints read ahead by a walk (256 KB)
+_READ_AHEAD = 1 << 16
+# the int fields left in the file when it is large (the rest, offsets, are copied at load)
+_STORED_FIELDS = frozenset({"doc_terms", "postings", "tfs"})
 
 
 def _encode(state: dict, generation: str) -> bytes:
@@ -346,10 +417,12 @@ def _encode(state: dict, generation: str) -> bytes:
                      *(values.tobytes() for values in arrays)])
 
 
-def _decode(data, borrow: Borrow | None = None) -> tuple[dict, dict, dict | None]:
+def _decode(data, borrow: Borrow | None = None,
+            stored: _StoredFile | None = None) -> tuple[dict, dict, dict | None]:
     """(header, BM25 state, the borrowed id -> slot dict or None) from ``index.bin`` bytes (or a
     mapping of them); ValueError if malformed. On a little-endian machine the int fields are
-    views of ``data``, not copies."""
+    views of ``data``, not copies; with ``stored`` (the same file, open), the large ones are read
+    from it by position instead and the offsets copied, so nothing keeps ``data``."""
     start = len(MAGIC) + _HEADER_LEN.size
     if len(data) < start or data[:len(MAGIC)] != MAGIC:
         raise ValueError("not an index file")
@@ -368,22 +441,28 @@ def _decode(data, borrow: Borrow | None = None) -> tuple[dict, dict, dict | None
             ids, slot_of = borrowed
         else:
             ids, slot_of = loads_trusted(memoryview(data)[start + header_len:ids_end]), None
-        return header, _state_from(header, ids, memoryview(data)[ids_end:]), slot_of
+        return header, _state_from(header, ids, memoryview(data)[ids_end:], stored, ids_end), slot_of
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError("index file header is malformed") from exc
 
 
-def _state_from(header: dict, ids: list, body: memoryview) -> dict:
+def _state_from(header: dict, ids: list, body: memoryview, stored: _StoredFile | None = None,
+                body_offset: int = 0) -> dict:
     lengths = header["lengths"]
     if len(lengths) != len(INT_FIELDS) or len(body) != 4 * sum(lengths):
         raise ValueError("index file truncated or padded")
     state = {"format": header["state_format"], "ids": ids, "terms": header["terms"]}
+    offset = body_offset
     for field, length in zip(INT_FIELDS, lengths):
-        if sys.byteorder == "little":
+        if stored is not None and field in _STORED_FIELDS:
+            state[field] = _StoredInts(stored, offset, length)
+        elif sys.byteorder == "little" and stored is None:
             state[field] = body[:4 * length].cast(_U32)   # read-only, shares ``body``'s buffer
         else:
             values = state[field] = array(_U32)
             values.frombytes(body[:4 * length])
-            values.byteswap()
+            if sys.byteorder == "big":
+                values.byteswap()
         body = body[4 * length:]
+        offset += 4 * length
     return state

@@ -90,7 +90,7 @@ class CurrentView:
         return self.tables[column][self.columns[column][slot]]
 
     def column_of(self, column: str, record_id: str):
-        return self.value(column, self.slot[record_id])
+        return self.tables[column][self.columns[column][self.slot[record_id]]]     # ``value`` at its slot
 
     def session_slots(self) -> dict[int, list[int]]:
         """Session code -> the slots of its episodes, in log order. Kept up to date as the view
@@ -575,6 +575,16 @@ class CurrentRecords(Mapping):
             members.append(record_id)
         return {table[code]: ids for code, ids in grouped.items()}
 
+    def speaker_names(self) -> list | None:
+        """The speakers of these records in the order they first speak (the keys of
+        ``group_ids("speaker")``, None included for records without one), from the groups:
+        O(speakers), not O(records). None for records of some kinds only (group them instead)."""
+        if self._members is not None:
+            return None
+        table, count = self.view.tables["speaker"], self._count
+        firsts = sorted((first, code) for code, first in list(self.view.groups().speakers.items()) if first < count)
+        return list(dict.fromkeys(table[code] for _, code in firsts))
+
     def distinct(self, name: str) -> set:
         """The values a column takes over these records."""
         codes, table = self.view.columns[name], self.view.tables[name]
@@ -836,6 +846,21 @@ class Neighbours:
                 else:
                     self._shared = False
         return found
+
+    def compute_many(self, record_ids) -> None:
+        """``compute`` of each of ``record_ids`` not known yet, kept for later queries under one
+        hold of the view's lock (a search smoothing every hit asks thousands at once)."""
+        known, get = self._known, self.get
+        found = {rid: get(rid, ()) for rid in record_ids if rid not in known}
+        if not found:
+            return
+        known.update(found)
+        if self._shared:
+            with self.view._neighbours_lock:
+                if self._current():
+                    self.view._neighbours.update(found)
+                else:
+                    self._shared = False
 
     def _adjacent(self, record_id: str, default=()):
         view = self.view
