@@ -139,6 +139,18 @@ def test_a_deferred_save_waits_for_flush_and_the_index_is_extended_meanwhile(tmp
     assert len(indexing.open_index(store, scope())) == 4 and loads == []   # the saved one was not reloaded
 
 
+def test_an_index_never_saved_is_extended_not_rebuilt(tmp_path, monkeypatch):
+    store = make_store(tmp_path / "s")
+    indexing.defer_saves(store, delay=3600)
+    store.mutate(add_env("Alice lives in Berlin", "user.city", "t1"))
+    indexing.open_index(store, scope())                 # built from the log, due, not saved
+    opened = []
+    real = ScopeIndex.open.__func__
+    monkeypatch.setattr(ScopeIndex, "open", classmethod(lambda cls, *a: opened.append(1) or real(cls, *a)))
+    store.mutate(add_env("Alice likes tea", "user.drink", "t2"))
+    assert len(indexing.open_index(store, scope())) == 2 and opened == []
+
+
 def test_the_saver_thread_saves_what_is_due_after_its_delay(tmp_path):
     store = make_store(tmp_path / "s")
     indexing.defer_saves(store, delay=0.05)
