@@ -250,13 +250,15 @@ def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None
     in_memory = not getattr(store, "derived_files", True)
     # an index holding documents it has not saved (a deferred save: ``IndexSaver``) is extended
     # too: loading the saved one would read those documents again
-    if previous is not None and (in_memory or previous.unsaved() or previous.saved_as_loaded()) \
-            and store.cursor_status(scope, previous.cursor) != "moved":
-        index = previous.fork()
-    else:
+    files = store.shard_files(scope)      # before the tail is read: ``_save_unless_moved``'s reference
+    index = None
+    if previous is not None and (in_memory or previous.unsaved() or previous.saved_as_loaded()):
+        tail = store.read_tail(scope, previous.cursor)   # the shards listed and pinned once, not twice
+        if not tail.moved:
+            index = previous.fork()
+    if index is None:
         index = ScopeIndex.open(directory, settings, borrow)
-    files = store.shard_files(scope)
-    tail = store.read_tail(scope, index.cursor)
+        tail = store.read_tail(scope, index.cursor)
     if tail.moved:
         index = ScopeIndex(directory, settings, rebuilt_reason="shards_changed")
     elif tail.caught_up and tail.cursor == index.cursor:
