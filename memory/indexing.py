@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
@@ -287,8 +288,10 @@ def _save_unless_moved(index: ScopeIndex, files: dict, store: Store, scope: dict
         shutil.rmtree(index.directory, ignore_errors=True)
 
 
-# how long a served store leaves a refreshed index unsaved: writes within it are saved together
+# a served store saves a refreshed index once its scope has had no refresh for this long (the
+# writes meanwhile saved together), and at the latest this many times as long after it fell due
 SAVE_DELAY_SECONDS = 2.0
+SAVE_AT_MOST_DELAYS = 15
 
 
 class IndexSaver:
@@ -297,8 +300,10 @@ class IndexSaver:
     A search right after a write refreshes the scope's index (fork, new documents); saving it
     there (a delta appended with fsync) made every such search wait for the disk. Here the
     refresh only names the index as due (``schedule``); a thread saves the newest index of each
-    scope ``delay`` seconds later (writes meanwhile are saved together), and ``flush`` saves
-    what is due at once (the server's shutdown). The index is derived and pinned to the shard
+    scope once no refresh came for ``delay`` seconds (a save holds the scope's lock: a busy
+    scope's searches are not made to wait for it), or ``SAVE_AT_MOST_DELAYS`` times as long after
+    the first of them fell due, whichever comes first; ``flush`` saves what is due at once (the
+    server's shutdown). The index is derived and pinned to the shard
     bytes it read: a process that dies before a save leaves the saved index behind the shards,
     and the next one reads the tail it lacks, so nothing is lost but that work.
 
@@ -312,12 +317,16 @@ class IndexSaver:
         self._cache = cache
         self.delay = delay
         self._due: dict[str, tuple[ScopeIndex, dict, dict]] = {}
+        self._first_due = self._last_due = 0.0       # time.monotonic() of the first and last schedule
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
 
     def schedule(self, index: ScopeIndex, files: dict, store: Store, scope: dict) -> None:
         """``_refreshed``'s ``save``: ``index`` is due (replacing an older index of its scope)."""
         with self._wake:
+            self._last_due = time.monotonic()
+            if not self._due:
+                self._first_due = self._last_due
             self._due[scope_digest(scope["type"], scope["key"])] = (index, files, scope)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="memory-index-saver", daemon=True)
@@ -341,7 +350,11 @@ class IndexSaver:
                 if not self._due:
                     self._thread = None     # started again by the next schedule
                     return
-                self._wake.wait(self.delay)  # woken early by ``flush``, which takes what is due
+                save_at = min(self._last_due + self.delay, self._first_due + SAVE_AT_MOST_DELAYS * self.delay)
+                wait = save_at - time.monotonic()
+                if wait > 0:
+                    self._wake.wait(wait)    # woken early by ``flush``, which takes what is due
+                    continue
                 due, self._due = self._due, {}
             self._save_all(due)
 
