@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
@@ -72,6 +73,17 @@ class ReadCache:
     currents: dict[str, tuple[tuple, CurrentView]] = field(default_factory=dict)
     built_current: dict[tuple[str, str], tuple[CurrentView, int, object]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # per scope digest: held while its index is refreshed (forked, extended, cached) and while it
+    # is saved, so a save never runs beside a fork of the index it saves
+    index_locks: dict[str, threading.Lock] = field(default_factory=dict)
+    # set by ``defer_saves``: refreshed indexes are saved by it, off the request path
+    saver: "IndexSaver | None" = None
+
+    def index_lock(self, digest: str) -> threading.Lock:
+        lock = self.index_locks.get(digest)
+        if lock is None:
+            lock = self.index_locks.setdefault(digest, threading.Lock())   # atomic: one lock wins
+        return lock
 
     def clear(self) -> None:
         self.indexes.clear()
@@ -172,7 +184,8 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     fingerprint ``Store.state`` trusts), so a long-lived store loads it once. A cached index
     is never changed in place once handed out (a served store shares it between threads):
     a refresh builds the next one from the files and replaces it. ``fingerprint``: the one
-    the caller just took for this read (``Store.state``), so a query lists the scope once."""
+    the caller just took for this read (``Store.state``), so a query lists the scope once.
+    With ``defer_saves`` the refreshed index is saved later by the store's ``IndexSaver``."""
     digest = scope_digest(scope["type"], scope["key"])
     if fingerprint is None:
         fingerprint = store.fingerprint(scope)
@@ -184,9 +197,16 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     if cached is not None and cached[0] == key and _holds_view(cached[1], cache, digest):
         index = cached[1]
     else:
-        previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
-        index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest))
-        cache.indexes[digest] = (key, index)
+        with cache.index_lock(digest):    # one refresh at a time, never beside a save of it
+            cached = cache.indexes.get(digest)
+            if cached is not None and cached[0] == key and _holds_view(cached[1], cache, digest):
+                index = cached[1]         # another request refreshed it meanwhile
+            else:
+                previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
+                save = _save_unless_moved if cache.saver is None else cache.saver.schedule
+                index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest),
+                                   save)
+                cache.indexes[digest] = (key, index)
     BUDGET.touch(store, digest, "index", len(index), _drop_read)
     return index
 
@@ -220,21 +240,26 @@ def _view_ids(cache: ReadCache, digest: str) -> Callable:
 
 
 def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None = None,
-               borrow: Callable | None = None) -> ScopeIndex:
+               borrow: Callable | None = None, save: Callable | None = None) -> ScopeIndex:
     """The index caught up with the shards. ``previous``: the index this process opened before
     (same settings); when the saved index is still the one it was read as, a copy of it is
     extended (O(new records)) instead of loading the saved index again (O(scope)). ``borrow``:
-    as ``ScopeIndex.open``'s."""
+    as ``ScopeIndex.open``'s. ``save(index, files, store, scope)``: what is done with an index
+    that took new documents (``_save_unless_moved`` unless given)."""
     settings = index_settings(store)
     # a backend without derived files (PostgreSQL) keeps its index in memory only: never saved
     in_memory = not getattr(store, "derived_files", True)
-    if previous is not None and (in_memory or previous.saved_as_loaded()) \
-            and store.cursor_status(scope, previous.cursor) != "moved":
-        index = previous.fork()
-    else:
+    # an index holding documents it has not saved (a deferred save: ``IndexSaver``) is extended
+    # too: loading the saved one would read those documents again
+    files = store.shard_files(scope)      # before the tail is read: ``_save_unless_moved``'s reference
+    index = None
+    if previous is not None and (in_memory or previous.unsaved() or previous.saved_as_loaded()):
+        tail = store.read_tail(scope, previous.cursor)   # the shards listed and pinned once, not twice
+        if not tail.moved:
+            index = previous.fork()
+    if index is None:
         index = ScopeIndex.open(directory, settings, borrow)
-    files = store.shard_files(scope)
-    tail = store.read_tail(scope, index.cursor)
+        tail = store.read_tail(scope, index.cursor)
     if tail.moved:
         index = ScopeIndex(directory, settings, rebuilt_reason="shards_changed")
     elif tail.caught_up and tail.cursor == index.cursor:
@@ -248,7 +273,7 @@ def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None
                                                            relative_dates=settings["relative_dates"])))
     index.apply(docs, tail.cursor)
     if not in_memory:
-        _save_unless_moved(index, files, store, scope)
+        (save or _save_unless_moved)(index, files, store, scope)
     return index
 
 
@@ -261,6 +286,103 @@ def _save_unless_moved(index: ScopeIndex, files: dict, store: Store, scope: dict
         return  # derived data: a read-only store still answers, it just re-reads next time
     if not store.unchanged_since(scope, files):
         shutil.rmtree(index.directory, ignore_errors=True)
+
+
+# a served store saves a refreshed index once its scope has had no refresh for this long (the
+# writes meanwhile saved together), and at the latest this many times as long after it fell due
+SAVE_DELAY_SECONDS = 2.0
+SAVE_AT_MOST_DELAYS = 15
+
+
+class IndexSaver:
+    """Saves refreshed indexes off the request path, for a long-lived store (``defer_saves``).
+
+    A search right after a write refreshes the scope's index (fork, new documents); saving it
+    there (a delta appended with fsync) made every such search wait for the disk. Here the
+    refresh only names the index as due (``schedule``); a thread saves the newest index of each
+    scope once no refresh came for ``delay`` seconds (a save holds the scope's lock: a busy
+    scope's searches are not made to wait for it), or ``SAVE_AT_MOST_DELAYS`` times as long after
+    the first of them fell due, whichever comes first; ``flush`` saves what is due at once (the
+    server's shutdown). The index is derived and pinned to the shard
+    bytes it read: a process that dies before a save leaves the saved index behind the shards,
+    and the next one reads the tail it lacks, so nothing is lost but that work.
+
+    A save runs under the scope's ``ReadCache.index_lock``, as a refresh does: it never runs
+    beside a fork of the index it saves (``ScopeIndex.save`` moves the bookkeeping a fork
+    copies). It saves the index the cache holds for the scope when it saves (a newer one holds
+    every document of the one that was due), or the due one if the cache dropped the scope."""
+
+    def __init__(self, store: Store, cache: ReadCache, delay: float = SAVE_DELAY_SECONDS) -> None:
+        self._store = weakref.ref(store)
+        self._cache = cache
+        self.delay = delay
+        self._due: dict[str, tuple[ScopeIndex, dict, dict]] = {}
+        self._first_due = self._last_due = 0.0       # time.monotonic() of the first and last schedule
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def schedule(self, index: ScopeIndex, files: dict, store: Store, scope: dict) -> None:
+        """``_refreshed``'s ``save``: ``index`` is due (replacing an older index of its scope)."""
+        with self._wake:
+            self._last_due = time.monotonic()
+            if not self._due:
+                self._first_due = self._last_due
+            self._due[scope_digest(scope["type"], scope["key"])] = (index, files, scope)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="memory-index-saver", daemon=True)
+                self._thread.start()
+
+    def due(self) -> int:
+        """How many scopes have an index waiting to be saved."""
+        with self._wake:
+            return len(self._due)
+
+    def flush(self) -> None:
+        """Save every due index now (in the caller's thread)."""
+        with self._wake:
+            due, self._due = self._due, {}
+            self._wake.notify_all()
+        self._save_all(due)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                if not self._due:
+                    self._thread = None     # started again by the next schedule
+                    return
+                save_at = min(self._last_due + self.delay, self._first_due + SAVE_AT_MOST_DELAYS * self.delay)
+                wait = save_at - time.monotonic()
+                if wait > 0:
+                    self._wake.wait(wait)    # woken early by ``flush``, which takes what is due
+                    continue
+                due, self._due = self._due, {}
+            self._save_all(due)
+
+    def _save_all(self, due: dict) -> None:
+        store = self._store()
+        if store is None:
+            return
+        for digest, (index, files, scope) in due.items():
+            with self._cache.index_lock(digest):
+                cached = self._cache.indexes.get(digest)
+                _save_unless_moved(index if cached is None else cached[1], files, store, scope)
+
+
+def defer_saves(store: Store, delay: float = SAVE_DELAY_SECONDS) -> IndexSaver:
+    """From now on, indexes this store refreshes are saved by an ``IndexSaver`` (``memory serve``:
+    a search is not made to wait for the disk). Call ``flush_saves`` before the process ends."""
+    cache = read_cache(store)
+    with cache.lock:
+        if cache.saver is None:
+            cache.saver = IndexSaver(store, cache, delay)
+        return cache.saver
+
+
+def flush_saves(store: Store) -> None:
+    """Save what ``defer_saves`` left due (nothing without it)."""
+    cache = _CACHES.get(store)
+    if cache is not None and cache.saver is not None:
+        cache.saver.flush()
 
 
 def open_dense(store: Store, scope: dict, records: dict | None = None):

@@ -49,6 +49,7 @@ from . import vocabulary as V
 from .clock import InstantOutOfRange, format_instant, normalize_instant, parse_instant
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
                      StoreError, StoreIOError, UsageError)
+from .indexing import defer_saves, flush_saves
 from .jsonio import dumps, loads_strict, read_json_file
 from .paths import SCHEMA_DIR
 from .store import CACHE_BUDGET, Store, set_cache_mb
@@ -764,6 +765,18 @@ def serve(store: Store, *, host: str, port: int, tokens_file: Path | None, limit
         LOG.info("%d token(s) loaded; every route but /health needs a bearer token", len(tokens))
         _warn_if_others_read(tokens_file)
     app = create_app(store, tokens=tokens, limits=limits)
+    # a search after a write saves the scope's refreshed index later, on another thread: the
+    # index is derived (a process that dies first leaves it behind the shards, and the next one
+    # reads the tail it lacks); what is due is saved when the server stops
+    defer_saves(store)
     START_LOG.info("listening on %s (Ctrl-C stops); per-scope caches up to %d MB", _url(sock), cache_bytes >> 20)
-    uvicorn.Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,
-                                  timeout_keep_alive=5)).run(sockets=[sock])
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            await super().shutdown(sockets)
+            flush_saves(store)    # here: after a signal, uvicorn ends by raising it again
+
+    try:
+        Server(uvicorn.Config(app, access_log=False, log_config=None, lifespan="off", server_header=False,
+                              timeout_keep_alive=5)).run(sockets=[sock])
+    finally:
+        flush_saves(store)

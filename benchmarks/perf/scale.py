@@ -190,35 +190,56 @@ def _add_body(user: str, request_id: str, texts: list[str]) -> dict:
             "messages": [{"role": "user", "content": t, "timestamp": "2025-05-01T10:00:00Z"} for t in texts]}
 
 
-def section_serve(root: Path, name: str, rounds: int, scratch: Path) -> dict:
-    copy = scratch / f"serve-{name}"
-    shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(root, copy)
-    # a copy has new inodes, so its derived files' pins no longer hold: rebuild them here, not
-    # inside the server's first request (which has a timeout)
-    from memory.query import QueryRequest, run_query
-    run_query(perf.open_store(copy), QueryRequest(text="warm up", user=plan(name).key))
-    server = Server(copy, scratch / f"serve-{name}.log")
+def section_serve(root: Path, name: str, rounds: int, scratch: Path,
+                  baseline: tuple[Path, Path] | None = None) -> dict:
+    """Adds of 20 messages, each followed by a search, through ``memory serve`` on a copy of the
+    store. ``baseline``: (a source tree, a folder holding its own copy of the stores): that tree's
+    server runs beside this one on its own copy, the two taking turns round by round (same
+    messages, same questions), and its figures are returned under ``baseline``."""
     user, qs = plan(name).key, questions(name, rounds + 1)
-    adds, searches = [], []
+    contenders = [("this", root, None, None)]
+    if baseline is not None:
+        source, stores = baseline
+        contenders.append(("baseline", stores / root.name, [sys.executable, "-m", "memory.cli"], source))
+    servers, timings = [], {label: ([], []) for label, *_ in contenders}
     try:
+        for label, store, command, source in contenders:
+            copy = scratch / f"serve-{name}-{label}"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(store, copy)
+            env = perf.base_env(copy)
+            if source is not None:
+                env["PYTHONPATH"] = str(source)      # that tree only: not this one's snapshot
+            # a copy has new inodes, so its derived files' pins no longer hold: rebuild them here
+            # (with the tree that serves it), not inside the server's first request (which has a timeout)
+            subprocess.run((command or perf.memory_command()) + ["--store", str(copy), "query", "warm up",
+                                                                 "--user", user, "--json"],
+                           env=env, cwd=source, capture_output=True)   # exit 1: no answer to "warm up"
+            servers.append((label, copy, Server(copy, scratch / f"serve-{name}-{label}.log", command=command,
+                                                env=env, cwd=source)))
         for i in range(rounds + 1):
             texts = [f"Bench message {i}.{j}: we talked about {qs[(i + j) % len(qs)]}" for j in range(MESSAGES_PER_ADD)]
-            start = time.perf_counter()
-            response = server.client.post("/v1/memories/add", json=_add_body(user, f"b{i}", texts))
-            added = time.perf_counter() - start
-            response.raise_for_status()
-            start = time.perf_counter()
-            response = server.client.post("/v1/memories/search", json={"query": qs[i], "user_id": user, "top_k": 10})
-            searched = time.perf_counter() - start
-            response.raise_for_status()
-            if i:                              # the first round loads the scope: warm-up
-                adds.append(added)
-                searches.append(searched)
+            for label, _, server in (servers if i % 2 == 0 else servers[::-1]):
+                start = time.perf_counter()
+                response = server.client.post("/v1/memories/add", json=_add_body(user, f"b{i}", texts))
+                added = time.perf_counter() - start
+                response.raise_for_status()
+                start = time.perf_counter()
+                response = server.client.post("/v1/memories/search", json={"query": qs[i], "user_id": user, "top_k": 10})
+                searched = time.perf_counter() - start
+                response.raise_for_status()
+                if i:                              # the first round loads the scope: warm-up
+                    timings[label][0].append(added)
+                    timings[label][1].append(searched)
     finally:
-        server.close()
-        shutil.rmtree(copy, ignore_errors=True)
-    return {"add": perf.summary(adds), "search": perf.summary(searches), "messages_per_add": MESSAGES_PER_ADD}
+        for _, copy, server in servers:
+            server.close()
+            shutil.rmtree(copy, ignore_errors=True)
+    out = {label: {"add": perf.summary(adds), "search": perf.summary(searches), "messages_per_add": MESSAGES_PER_ADD}
+           for label, (adds, searches) in timings.items()}
+    if baseline is not None:
+        out["this"]["baseline"] = {**out["baseline"], "source": str(baseline[0]), "stores": str(baseline[1])}
+    return out["this"]
 
 
 def section_clients(scratch: Path, adds_per_client: int) -> dict:
@@ -401,8 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--md-out", type=Path, default=perf.REPORTS / "perf.md")
     parser.add_argument("--no-snapshot", action="store_true", help="measure the live working tree instead of a copy")
     parser.add_argument("--baseline-src", type=Path, default=None,
-                        help="process section: a source tree (e.g. `git archive <commit> | tar -x -C DIR`) whose "
-                             "`memory query` runs alternately with this tree's")
+                        help="process and serve sections: a source tree (e.g. `git archive <commit> | tar -x -C DIR`) "
+                             "whose `memory query` (and `memory serve`) runs alternately with this tree's")
     parser.add_argument("--baseline-stores", type=Path, default=None,
                         help="with --baseline-src: a folder with that tree's own copy of the stores (its derived "
                              "files may be of other formats)")
@@ -448,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
             row["process"] = section_process(stores[name], name, runs, scratch, baseline)
         if "serve" in only:
             print(f"{name}: memory serve add/search", flush=True)
-            row["serve"] = section_serve(stores[name], name, rounds, scratch)
+            baseline = (args.baseline_src.resolve(), args.baseline_stores.resolve()) if args.baseline_src else None
+            row["serve"] = section_serve(stores[name], name, rounds, scratch, baseline)
         if "in_process" in only:
             print(f"{name}: in-process query beside FTS5", flush=True)
             row["in_process"] = section_in_process(stores[name], name, scratch, args.quick)

@@ -80,13 +80,14 @@ def warm(root: Path, key: str, questions: list[str], top: int) -> dict:
 
 
 def serve(root: Path, key: str, questions: list[str], top: int, scratch: Path) -> dict:
-    from memory import api
+    from memory import api, indexing
     copy = scratch / "profile-serve"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(root, copy)
     try:
         store = scale.perf.open_store(copy)
-        api.search(store, "warm up", key, top_k=10)
+        api.search(store, "warm up", key, top_k=10)       # saved now: the copy's pins are rebuilt
+        indexing.defer_saves(store)                        # then saved off the request, as memory serve does
         profile = cProfile.Profile()
         for i, question in enumerate(questions):
             texts = [f"Bench message {i}.{j}: we talked about {questions[(i + j) % len(questions)]}"
@@ -95,6 +96,7 @@ def serve(root: Path, key: str, questions: list[str], top: int, scratch: Path) -
             profile.enable()
             api.search(store, question, key, top_k=10)
             profile.disable()
+        indexing.flush_saves(store)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
     return {"searches": len(questions), "top_own_time": shares(profile, top)}

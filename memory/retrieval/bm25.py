@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from operator import neg, sub
 
 STATE_FORMAT = 1
@@ -33,6 +35,8 @@ INT_FIELDS = ("doc_offsets", "doc_terms", "posting_offsets", "postings", "tfs")
 _MIN_HOLES_TO_COMPACT = 64
 # queries whose sums are kept for a later query that extends them (``_recent_prefix``)
 _RECENT_QUERIES = 3
+# held while a fork takes its parent's tables (``BM25Index.fork``)
+_FORK_LOCK = threading.Lock()
 
 
 class BM25Index:
@@ -41,6 +45,12 @@ class BM25Index:
     Slots below ``_base_docs`` and term ids below ``_base_terms`` start out in
     the adopted flat arrays; later ones, and any posting changed since, live
     in ``_new_doc_terms`` and ``_post``.
+
+    The per-document and per-term tables (``_ids``, ``_lens``, ``_slot_of``,
+    ``_new_doc_terms``, ``_terms``, ``_term_id``) are shared by an index and its
+    forks (``fork``): each index reads only its own first ``_n_slots`` slots and
+    ``_n_terms`` terms, and only the newest of them (``_tip``) appends to the
+    tables in place; any other change copies them first (``_own_tables``).
     """
 
     def __init__(self, *, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25) -> None:
@@ -51,10 +61,11 @@ class BM25Index:
     # -- reading -----------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._slot_of)
+        return self._n_docs
 
     def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._slot_of
+        slot = self._slot_of.get(doc_id)
+        return slot is not None and slot < self._n_slots    # a newer fork's document is not this one's
 
     @property
     def version(self) -> int:
@@ -63,11 +74,13 @@ class BM25Index:
 
     def doc_ids(self) -> list[str]:
         """Live document ids in insertion order."""
-        return [doc_id for doc_id in self._ids if doc_id is not None]
+        return [doc_id for doc_id in self._ids[:self._n_slots] if doc_id is not None]
 
     def terms(self, doc_id: str) -> list[str]:
         """The tokens ``doc_id`` was added with, in order (KeyError if absent)."""
         terms = self._terms
+        if doc_id not in self:
+            raise KeyError(doc_id)
         return [terms[t] for t in self._doc_term_ids(self._slot_of[doc_id])]
 
     def df(self, term: str) -> int:
@@ -80,7 +93,7 @@ class BM25Index:
         term_id = self._term_id.get(term)
         df = self._df(term_id) if term_id is not None else 0
         if df == 0:
-            return math.log(len(self._slot_of) + 0.5) - math.log(0.5)
+            return math.log(self._n_docs + 0.5) - math.log(0.5)
         return self._idf(term, df)
 
     def scores(self, query_tokens: Iterable[str]) -> dict[str, float]:
@@ -115,15 +128,18 @@ class BM25Index:
 
     def add(self, doc_id: str, tokens: Iterable[str]) -> None:
         """Index ``doc_id``; an id already present is replaced."""
-        if doc_id in self._slot_of:
+        if doc_id in self:
             self.remove(doc_id)
-        self._own_slots()
+        if not self._tip:
+            self._own_tables()
         term_ids = [self._intern(token) for token in tokens]
-        slot = len(self._ids)
+        slot = self._n_slots
         self._ids.append(doc_id)
         self._lens.append(len(term_ids))
         self._new_doc_terms[slot] = term_ids
         self._slot_of[doc_id] = slot
+        self._n_slots, self._n_docs = slot + 1, self._n_docs + 1
+        self._distinct_lens.add(len(term_ids))
         self._total_len += len(term_ids)
         for term_id, tf in Counter(term_ids).items():
             slots, tfs = self._mutable_posting(term_id)
@@ -134,8 +150,12 @@ class BM25Index:
 
     def remove(self, doc_id: str) -> None:
         """Drop ``doc_id`` (KeyError if absent)."""
-        self._own_slots()
+        if doc_id not in self:
+            raise KeyError(doc_id)
+        if self._shared:
+            self._own_tables()       # its entries change in place: no other index may see them
         slot = self._slot_of.pop(doc_id)
+        self._n_docs -= 1
         for term_id in set(self._doc_term_ids(slot)):
             slots, tfs = self._mutable_posting(term_id)
             self._shift_df(len(slots), -1)
@@ -145,21 +165,23 @@ class BM25Index:
         self._total_len -= self._lens[slot]
         self._ids[slot] = None
         self._lens[slot] = 0
+        self._distinct_lens.add(0)
         self._touch()
-        holes = len(self._ids) - len(self._slot_of)
-        if holes >= _MIN_HOLES_TO_COMPACT and holes > len(self._slot_of):
+        holes = self._n_slots - self._n_docs
+        if holes >= _MIN_HOLES_TO_COMPACT and holes > self._n_docs:
             self._adopt(self.to_state())
 
     def fork(self) -> "BM25Index":
         """An independent copy that shares the immutable base arrays: a reader holding this
-        index keeps it unchanged while the copy takes new documents (cost: the changed
-        postings and the id and term tables, not the base)."""
+        index keeps it unchanged while the copy takes new documents. The id and term tables
+        are shared too, the copy appending to them (``_tip``: this index reads only its own
+        slots and terms of them), so a fork of the newest index costs the changed postings'
+        dict, not O(documents); a fork of an older one copies its tables when it first changes."""
         other = BM25Index.__new__(BM25Index)
-        other.__dict__.update(self.__dict__)
-        other._ids, other._slot_of = list(self._ids), dict(self._slot_of)
-        other._terms, other._term_id = list(self._terms), dict(self._term_id)
-        other._lens = list(self._lens)
-        other._new_doc_terms = dict(self._new_doc_terms)   # values are replaced, never changed in place
+        with _FORK_LOCK:    # two forks of one index at once: only one may append to its tables
+            other.__dict__.update(self.__dict__)
+            self._tip, self._shared = False, True
+            other._shared = True
         # changed postings are shared, copied by whichever index changes one next (O(changed
         # terms), not O(their postings): after many writes they include every common term's)
         other._post, other._owned, self._owned = dict(self._post), set(), set()
@@ -175,10 +197,10 @@ class BM25Index:
         Documents and terms are renumbered in order; terms left without any
         document are dropped.
         """
-        live_slots = [s for s, doc_id in enumerate(self._ids) if doc_id is not None]
-        live_terms = [t for t in range(len(self._terms)) if self._df(t)]
-        new_slot = _dense_map(live_slots, len(self._ids))
-        new_term = _dense_map(live_terms, len(self._terms))
+        live_slots = [s for s, doc_id in enumerate(self._ids[:self._n_slots]) if doc_id is not None]
+        live_terms = [t for t in range(self._n_terms) if self._df(t)]
+        new_slot = _dense_map(live_slots, self._n_slots)
+        new_term = _dense_map(live_terms, self._n_terms)
         state = _empty_state()
         state["ids"] = [self._ids[s] for s in live_slots]
         state["terms"] = [self._terms[t] for t in live_terms]
@@ -215,7 +237,9 @@ class BM25Index:
         """Take a dense state as the base arrays, with no overlays and fresh caches."""
         self._ids: list[str | None] = list(state["ids"])
         self._slot_of = dict(zip(self._ids, range(len(self._ids)))) if slot_of is None else slot_of
-        self._borrowed_slots = slot_of      # shared with its lender until this index changes it
+        # a borrowed dict is shared with its lender: copied before this index first changes it
+        self._tip, self._shared = slot_of is None, slot_of is not None
+        self._borrowed = slot_of is not None    # the lender never adds to it: a copy is exact
         self._terms: list[str] = list(state["terms"])
         self._term_id = dict(zip(self._terms, range(len(self._terms))))
         self._doc_offsets, self._doc_terms = state["doc_offsets"], state["doc_terms"]
@@ -223,6 +247,8 @@ class BM25Index:
         self._postings, self._tfs = state["postings"], state["tfs"]
         self._base_docs, self._base_terms = len(self._ids), len(self._terms)
         self._lens = _run_lengths(self._doc_offsets)
+        self._n_slots, self._n_docs, self._n_terms = len(self._ids), len(self._slot_of), len(self._terms)
+        self._distinct_lens = set(self._lens)  # every length a slot has had (for ``_norms``)
         self._total_len = len(self._doc_terms)
         self._new_doc_terms: dict[int, list[int]] = {}
         self._post: dict[int, tuple[list[int], list[int]]] = {}
@@ -233,10 +259,21 @@ class BM25Index:
         self._norm_cache: list[float] | None = None
         self._recent: list[tuple[tuple, dict[int, float]]] = []
 
-    def _own_slots(self) -> None:
-        if self._borrowed_slots is not None and self._slot_of is self._borrowed_slots:
-            self._slot_of = dict(self._slot_of)
-        self._borrowed_slots = None
+    def _own_tables(self) -> None:
+        """Copy this index's part of the shared tables (its slots and terms): no other index
+        sees them from now on, and this one may change them in place."""
+        n, ids = self._n_slots, self._ids[:self._n_slots]
+        self._ids, self._lens = ids, self._lens[:n]
+        self._slot_of = dict(self._slot_of) if self._borrowed else \
+            {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
+        # list(): the keys taken whole (in C), so a newer fork adding to the dict meanwhile cannot
+        # upset it (and no (key, value) tuple per document for the collector to walk)
+        new_doc_terms = self._new_doc_terms
+        self._new_doc_terms = {slot: new_doc_terms[slot] for slot in list(new_doc_terms) if slot < n}
+        self._terms = self._terms[:self._n_terms]
+        self._term_id = dict(zip(self._terms, range(self._n_terms)))
+        self._distinct_lens = set(self._distinct_lens)
+        self._tip, self._shared, self._borrowed = True, False, False
 
     def _doc_term_ids(self, slot: int) -> Sequence[int]:
         if slot < self._base_docs:
@@ -309,17 +346,19 @@ class BM25Index:
         evaluated exactly as rank-bm25 does; computed once per version of the index."""
         if self._norm_cache is None:
             k1, b, one_minus_b = self.k1, self.b, 1 - self.b
-            avgdl = self._total_len / len(self._slot_of)
-            # one evaluation per distinct length (a few hundred), spread over the slots in C: a
-            # write moves avgdl, so a search after it needs every slot's norm again
-            norm_of = {length: k1 * (one_minus_b + b * length / avgdl) for length in set(self._lens)}
-            self._norm_cache = list(map(norm_of.__getitem__, self._lens))
+            avgdl = self._total_len / self._n_docs
+            # one evaluation per distinct length (a few hundred, kept as documents are added),
+            # spread over the slots in C: a write moves avgdl, so a search after it needs every
+            # slot's norm again. Lengths and slots of a newer fork sharing the tables are left out
+            # (``tuple`` and ``islice`` take them in C: a fork appending meanwhile cannot upset them)
+            norm_of = {length: k1 * (one_minus_b + b * length / avgdl) for length in tuple(self._distinct_lens)}
+            self._norm_cache = list(map(norm_of.__getitem__, islice(self._lens, self._n_slots)))
         return self._norm_cache
 
     def _idf(self, term: str, df: int) -> float:
         idf = self._idf_cache.get(term)
         if idf is None:
-            n = len(self._slot_of)
+            n = self._n_docs
             idf = math.log(n - df + 0.5) - math.log(df + 0.5)
             if idf < 0:
                 idf = self._floor()
@@ -333,7 +372,7 @@ class BM25Index:
         distinct df rather than one per term.
         """
         if self._idf_floor is None:
-            n, hist = len(self._slot_of), self._histogram()
+            n, hist = self._n_docs, self._histogram()
             total = sum(count * (math.log(n - df + 0.5) - math.log(df + 0.5))
                         for df, count in hist.items())
             self._idf_floor = self.epsilon * total / sum(hist.values())
@@ -377,8 +416,9 @@ class BM25Index:
     def _intern(self, term: str) -> int:
         term_id = self._term_id.get(term)
         if term_id is None:
-            term_id = self._term_id[term] = len(self._terms)
+            term_id = self._term_id[term] = self._n_terms
             self._terms.append(term)
+            self._n_terms += 1
         return term_id
 
 

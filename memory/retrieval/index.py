@@ -127,6 +127,11 @@ class ScopeIndex:
         other.rebuilt_reason = None
         return other
 
+    def unsaved(self) -> bool:
+        """Whether this index holds changes its folder does not (documents added or removed since
+        it was loaded or saved, or never saved at all)."""
+        return self._base is None or bool(self._pending) or self._removed
+
     def saved_as_loaded(self) -> bool:
         """Whether the sidecar on disk still names the base and delta this index was read from
         or last saved as (no other process saved since)."""
@@ -195,8 +200,10 @@ class ScopeIndex:
 
     def save(self) -> None:
         """Append the new docs to the delta file when the saved base still holds (the cheap,
-        common case: one new record), else rewrite the base and empty the delta."""
-        if self._base is not None and not self._removed and self._delta_fits():
+        common case: one new record), else rewrite the base and empty the delta. A folder another
+        process saved into since (``saved_as_loaded``) gets a new base: a delta appended to what
+        this index did not load would not match it."""
+        if self._base is not None and not self._removed and self._delta_fits() and self.saved_as_loaded():
             self._append_delta()
         else:
             self._write_base()
