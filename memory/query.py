@@ -190,7 +190,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                  for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         keyed_supports, keyed_things = supports, things
-        asked = _without_time(request.text, as_of) if retrieval.feature("follow_supersession") else request.text
+        asked = _without_time(request.text, as_of, view.records, retrieval) \
+            if retrieval.feature("follow_supersession") else request.text
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
@@ -209,7 +210,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 anchored=not (keyed_things if keyed else things).isdisjoint(space.term_set(candidate.record_id))))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
-                                                   as_of=as_of, now=now, policy=store.policies.forgetting)
+                                                   as_of=as_of, now=now, policy=store.policies.forgetting,
+                                                   closing_before=retrieval.feature("closing_before"),
+                                                   past_values=retrieval.feature("past_values"),
+                                                   named_values=retrieval.feature("named_before"))
         matches += [(view, match) for match in found]
     matches.sort(key=lambda vm: (-vm[1].rank_score, -vm[1].score))
     verdict = decide_mod.decide([m for _, m in matches], as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -219,12 +223,15 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 evidence_ratio=retrieval.decision.get("evidence_ratio", 0.0),
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 outweigh=retrieval.feature("blocked_outweighs"),
+                                stated_negatives=retrieval.feature("stated_negatives"),
+                                historical_negatives=retrieval.feature("historical_negatives"),
                                 scope_label=f"user:{request.user}", query_terms=terms)
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
-def _without_time(question: str, as_of: str) -> str:
-    rest = decide_mod.question_time(question, as_of)[2]
+def _without_time(question: str, as_of: str, records, retrieval) -> str:
+    rest = decide_mod.question_rest(question, as_of, records, closing_before=retrieval.feature("closing_before"),
+                                    named_values=retrieval.feature("named_before"))
     return rest if rest.strip(" ?!.") else question
 
 

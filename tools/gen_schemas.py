@@ -35,7 +35,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "caller_turns",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
-                      "predicate_required", "owned_subjects", "relation_name_answers")
+                      "predicate_required", "owned_subjects", "relation_name_answers",
+                      "stated_negatives", "historical_negatives", "negative_objects", "yes_no_objects", "when_only_abstains", "statement_persons", "yes_no_predicates", "closing_before", "named_before", "past_values")
 
 
 def enum(values):
