@@ -693,6 +693,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     negatives = features("negative_scope")
     negative_objects = features("negative_objects")
     statement_persons = features("statement_persons")
+    together = features("speaker_with_relation")
     named = features("named_subjects")
     negated_openings = features("negated_openings")
     owner_attribute = features("owner_attributes") and _asks_owner_attribute(question)
@@ -718,7 +719,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
-        if relations and not _about_relation_asked(space, record_id, asked | linked):
+        if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
         if named:
             person = record_person(space, record_id, own, negated_openings, statement_persons)
@@ -957,7 +958,9 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
 # take amoxicillin?", "Does Jordan play guitar?"; not "Does Abel smoke?", whose last word is the verb)
 _YES_NO_OBJECT = re.compile(r"(?i)^\W*(?:can|could|do|does|did|should|shall|would|will|may|might|must)\s+"
                             r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+(?:(?:still|ever|also|really|usually)\s+)?"
-                            r"[^\W\d_][\w-]*\s+((?:[^\W\d_][\w'-]*\s*){1,2})[?.!]*\s*$")
+                            r"([^\W\d_][\w-]*)\s+((?:[^\W\d_][\w'-]*\s*){1,2})[?.!]*\s*$")
+# verbs whose complement says what the subject is or becomes, not a thing it acts on
+_LINKING_VERBS = frozenset("be become get feel seem look sound stay remain appear grow turn".split())
 
 
 def yes_no_object(question: str) -> frozenset[str]:
@@ -965,9 +968,9 @@ def yes_no_object(question: str) -> frozenset[str]:
     a determiner's (``key_terms``), so a medicine the scope never saw weighs as an unseen key noun
     and "I take insulin every morning" shares only the verb with "Can I take amoxicillin?"."""
     found = _YES_NO_OBJECT.match(question.replace("\u2019", "'"))
-    if not found:
-        return frozenset()
-    return frozenset(t for t in tokenize(found.group(1)) if t not in _TIME_WORDS and t not in _WHEN_NOUNS
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return frozenset()   # "Would Caroline be considered religious?": says what she is, names no thing
+    return frozenset(t for t in tokenize(found.group(2)) if t not in _TIME_WORDS and t not in _WHEN_NOUNS
                      and t not in _RELATIONS and t not in _INDEFINITES)
 
 
@@ -1387,9 +1390,21 @@ def _typed_share(share: Callable, weights: dict[str, float], question: str, call
     return typed
 
 
-def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:
+def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset, together: bool = False) -> bool:
+    """``relation_subjects``: whether a record opening with a relation ("My brother's shoe size ...")
+    is about what the question asks: it names that relation or the relation's name. With
+    ``together`` (``features.speaker_with_relation``), a record opening with the relation and the
+    speaker together ("My kids and I went camping at the beach") is the speaker's too: it answers
+    "Where did Melanie camp?" without the kids being asked."""
     relation, named = record_relations(space, record_id)
-    return relation <= asked or not named.isdisjoint(asked)
+    if relation <= asked or not named.isdisjoint(asked):
+        return True
+    return together and _WITH_SPEAKER.match(space.records[record_id]["statement"].replace("\u2019", "'")) is not None
+
+
+# ``speaker_with_relation``: "My kids and I ...", "My wife and me ...", "Me and my brother ..."
+_WITH_SPEAKER = re.compile(r"(?i)^\W*(?:(?:my|our)\s+[^\W_][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:and|&)\s+(?:i|me|myself)\b"
+                           r"|(?:i|me)\s+(?:and|&)\s+(?:my|our)\s+[^\W_][\w-]*)")
 
 
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno longer)\s+([^\W_][\w-]*)([^.!?;]*)")

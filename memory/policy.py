@@ -69,6 +69,7 @@ ADDED_KEYS = {
         ("features", "owned_subjects"): False,       # "I'm allergic to ..." answered "what is my cat allergic to?"
         ("features", "relation_name_answers"): False,   # "My sister Maria ..." did not answer "my sister's name"
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
+        ("features", "speaker_with_relation"): False,   # a record opening 'My kids and I' was the kids' only
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

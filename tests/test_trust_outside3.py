@@ -16,7 +16,7 @@ import pytest
 
 from helpers import add_env, config_copy, make_store, update_env
 from memory.query import QueryRequest, run_query
-from test_planner_features import space_of
+from test_planner_features import space_of, turn
 from test_trust import fact
 from test_trust_outside import support
 
@@ -119,6 +119,14 @@ def test_an_unseen_medicine_is_not_answered_by_the_shared_verb(tmp_path):
         assert support(space, question)["insulin"] <= 0.2, question
         assert support(space, question, off="yes_no_objects")["insulin"] > 0.2, question
     assert support(space, "Do I take insulin?")["insulin"] > 0.2   # the twin
+
+
+def test_a_linking_verbs_complement_is_no_object():
+    """LoCoMo: "Would Caroline be considered religious?" says what she is; it names no thing."""
+    from memory.planner import yes_no_object
+    assert yes_no_object("Would Caroline be considered religious?") == frozenset()
+    assert yes_no_object("Does Abel smoke?") == frozenset()
+    assert yes_no_object("Can I take amoxicillin?") == {"amoxicillin"}
 
 
 # -- when_only_abstains: sharing only the words that say when supports nothing ---------------------
@@ -226,3 +234,20 @@ def test_a_past_question_naming_the_older_value_is_answered_by_it(tmp_path, ques
 ])
 def test_twins_keep_their_answers(tmp_path, question, answer):
     assert ask(moved_store(tmp_path, None), question)[1][:1] == [answer]
+
+
+# -- speaker_with_relation: "My kids and I ..." is the speaker's too --------------------------------
+
+def test_my_kids_and_i_went_camping_is_the_speakers_camping(tmp_path):
+    space = space_of([turn("c1", "Caroline", "I'm thinking of studying counseling so I can help others."),
+                      turn("m1", "Melanie", "That's great! I just painted a sunset over the lake last week."),
+                      turn("m2", "Melanie", "My kids and I went camping at the beach in June.")], tmp_path)
+    for question in ("Where did Melanie camp?", "Did Melanie go camping?", "When did Melanie go camping?"):
+        assert support(space, question, caller="conv-1")["m2"] > 0.2, question
+        assert support(space, question, caller="conv-1", off="speaker_with_relation")["m2"] == 0.0, question
+    assert support(space, "Where did Caroline go camping?", caller="conv-1")["m2"] == 0.0   # not hers
+    facts = space_of([fact("bakery", "My brother and I run a bakery in Leeds.", key="user.business"),
+                      fact("sister", "My sister Anna is a primary school teacher.", key="sister.job")], tmp_path / "f")
+    assert support(facts, "What business do I run?", caller="sam")["bakery"] > 0.2
+    assert support(facts, "What business do I run?", caller="sam", off="speaker_with_relation")["bakery"] == 0.0
+    assert support(facts, "What does my sister run?", caller="sam")["bakery"] == 0.0

@@ -36,7 +36,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
-                      "stated_negatives", "historical_negatives", "negative_objects", "yes_no_objects", "when_only_abstains", "statement_persons", "yes_no_predicates", "closing_before", "named_before", "past_values")
+                      "stated_negatives", "historical_negatives", "negative_objects", "yes_no_objects", "when_only_abstains", "statement_persons", "yes_no_predicates", "closing_before", "named_before", "past_values", "speaker_with_relation")
 
 
 def enum(values):

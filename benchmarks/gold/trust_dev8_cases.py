@@ -93,6 +93,21 @@ def _full():
 
 FULL = _full()
 
+def turn(tx, user, speaker, text, day):
+    """A conversation turn as the leaderboard's add keeps it (source conversation, a session, a speaker)."""
+    at = DAY.format(day)
+    return {"at": at, "envelope": {
+        "schema_version": "memory.envelope.v1", "transaction_id": tx, "operation": "add",
+        "actor": {"type": "agent", "id": "chat-logger"},
+        "source": {"type": "conversation", "ref": "D1:" + tx, "observed_at": at, "evidence_hash": None,
+                   "session": "session_1", "speaker": speaker},
+        "target": {"record_id": None, "memory_key": None, "scope": {"type": "user", "key": user}},
+        "payload": {"kind": "episode", "statement": text, "confidence": "high", "importance": "medium", "aliases": [],
+                    "tags": [], "negative_triggers": []},
+        "valid_time": {"from": at, "to": None}, "sensitivity": {"classification": "private"},
+        "reason": "conversation turn kept verbatim"}}
+
+
 V, H, N, U = "VERIFIED", "VERIFIED_HISTORICAL", "VERIFIED_NEGATIVE", "UNKNOWN"
 
 # (store, [(question, state, expected txs, forbidden txs, description)])
@@ -177,6 +192,25 @@ STORES = [
         ("What car do I drive?", V, ["tx-toyota"], ["tx-honda"], "twin: today's car"),
         ("When did I move to Leeds?", V, ["tx-leeds"], ["tx-manc"], "twin: the current link names Leeds"),
         ("Which team do I support?", V, ["tx-team"], ["tx-leeds"], "twin: the team"),
+    ]),
+    # added after the first round of code (commit 4e22607), from the brief's "UNKNOWN but answerable"
+    # list; their baseline is that commit (benchmarks/reports/gold-trust-dev8-camping-baseline.json)
+    ("conv-1", [turn("tx-c1", "conv-1", "Caroline", "Hey Mel! I went to an LGBTQ support group yesterday and it was so powerful.", 1),
+                turn("tx-m1", "conv-1", "Melanie", "That's great! I just painted a sunset over the lake last week.", 1),
+                turn("tx-c2", "conv-1", "Caroline", "I'm thinking of studying counseling so I can help others.", 1),
+                turn("tx-m2", "conv-1", "Melanie", "My kids and I went camping at the beach in June.", 1)], [
+        ("Where did Melanie camp?", V, ["tx-m2"], ["tx-c1", "tx-c2"],
+         "'My kids and I went camping' is the speaker's too, not only her kids'"),
+        ("Did Melanie go camping?", V, ["tx-m2"], ["tx-c1", "tx-c2"], "variant: a yes/no question"),
+        ("When did Melanie go camping?", V, ["tx-m2"], ["tx-c1", "tx-c2"], "variant: asked when"),
+        ("Where did Melanie go camping with her kids?", V, ["tx-m2"], ["tx-c1"], "twin: the kids asked too"),
+        ("Where did Caroline go camping?", U, [], ["tx-m2"], "Melanie's camping is not Caroline's"),
+    ]),
+    ("sam", [fact("tx-bakery", "sam", "My brother and I run a bakery in Leeds.", 1, "user.business"),
+             fact("tx-sister", "sam", "My sister Anna is a primary school teacher.", 1, "sister.job")], [
+        ("What business do I run?", V, ["tx-bakery"], ["tx-sister"], "a fact opening 'My brother and I' is the owner's too"),
+        ("Where is my bakery?", V, ["tx-bakery"], ["tx-sister"], "variant: the owner's bakery"),
+        ("What does my sister run?", U, [], ["tx-bakery"], "the brother's and the owner's bakery is not the sister's"),
     ]),
 ]
 
