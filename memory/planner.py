@@ -980,16 +980,19 @@ _HOW_OFTEN = frozenset(tokenize("every each daily weekly monthly yearly nightly 
 
 
 # ``when_only_abstains``: a phrase that sets when ("in the morning", "every morning", "on Fridays")
-_SCENE = re.compile(r"(?i)\b(?:in|on|at|during|every|each|through|throughout|after|before|by|until|since|this|last|"
-                    r"next)\s+(?:(?:the|a|an)\s+)?((?:[^\W\d_][\w-]*\s*){1,2})")
+_SCENE = re.compile(r"(?i)\b(?:in|on|at|during|every|each|through|throughout|after|before|by|until)\s+"
+                    r"(?:(?:the|a|an)\s+)?((?:[^\W\d_][\w-]*\s*){1,2})")
+_DATED = re.compile(r"\s*(?:of\s+)?(?:\d|(?:19|20)\d\d)")
 
 
 def _scene_terms(question: str) -> frozenset[str]:
-    """The terms of the words that say when or how often in a phrase setting the scene ("in the
-    morning", "every Tuesday"), not a time the question asks about ("Is Wednesday afternoon free?")."""
+    """The terms of the words that say when or how often in a phrase setting a recurring scene ("in
+    the morning", "every Tuesday", "on Fridays"), not a time the question asks about ("Is Wednesday
+    afternoon free?") nor a dated period ("in summer 2021", "last summer": an event then is asked)."""
     found = set(tokenize(question)) & _HOW_OFTEN
-    for phrase in _SCENE.findall(question):
-        found |= set(tokenize(phrase)) & _WHEN_TERMS
+    for hit in _SCENE.finditer(question):
+        if not _DATED.match(question, hit.end(1)):
+            found |= set(tokenize(hit.group(1))) & _WHEN_TERMS
     return frozenset(found)
 
 

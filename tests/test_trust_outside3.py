@@ -147,6 +147,16 @@ def test_a_time_the_question_asks_about_is_no_scene(tmp_path):
     assert support(space, "Is Wednesday afternoon free for a call with Marco?", caller="marco")["wed"] > 0.2
 
 
+def test_a_dated_period_is_no_scene():
+    """LoCoMo: "What state did Joanna visit in summer 2021?" asks about an event then; "last
+    summer" in a turn dates it. Only a recurring time ("in the morning", "on Fridays") sets a scene."""
+    from memory.planner import _scene_terms
+    assert _scene_terms("What state did Joanna visit in summer 2021?") == frozenset()
+    assert _scene_terms("What did I do last summer?") == frozenset()
+    assert _scene_terms("What do I drink in the morning?") == {"morn"}
+    assert _scene_terms("What do I do on Fridays?") == {"friday"}
+
+
 # -- statement_persons: a person named in a statement kept as an episode, or by a relation ---------
 
 def test_jordan_named_in_a_statement_is_a_person_the_speakers_facts_are_not_about(tmp_path):
