@@ -643,7 +643,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
     if features("yes_no_objects") and key_weight > 0:
         keys = keys | (yes_no_object(question) - set(tokenize(caller)))
-    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
+    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects")):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     forms = features("irregular_forms")
@@ -875,7 +875,7 @@ _PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|during|aft
 _LY_NOUNS = frozenset({"family", "fly", "reply", "supply", "ally", "belly", "jelly", "rally", "assembly", "lily"})
 
 
-def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool:
+def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False) -> bool:
     """Whether the thing a question asks about is qualified by a word the scope never saw, right
     before a word it did see: "When does my visa expire?" (visa, expire), "When does the chess
     club meet?" (chess, club), "my credit card PIN", "the name of my boat" (boat, name). The scope
@@ -893,6 +893,9 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool
         if aux_first and text.rstrip(" ?.!").endswith(words[-1]):
             words = words[:-1]   # "when does the chess club meet?": the last word is the verb
         pairs += list(zip(words[:1], words[1:2]))   # the modifier and the noun it qualifies
+    if objects:   # ``yes_no_objects``: "Do I have type 2 diabetes?" (2, diabetes) beside "type 1 diabetes"
+        words = yes_no_object_words(text)
+        pairs += list(zip(words, words[1:]))
     for first, then in pairs:
         modifier, head = tokenize(first), tokenize(then)
         if (first[:1].isupper() or not modifier or set(modifier) & skip or first.lower().endswith(_ADJECTIVE_ENDINGS)
@@ -958,9 +961,17 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
 # take amoxicillin?", "Does Jordan play guitar?"; not "Does Abel smoke?", whose last word is the verb)
 _YES_NO_OBJECT = re.compile(r"(?i)^\W*(?:can|could|do|does|did|should|shall|would|will|may|might|must)\s+"
                             r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+(?:(?:still|ever|also|really|usually)\s+)?"
-                            r"([^\W\d_][\w-]*)\s+((?:[^\W\d_][\w'-]*\s*){1,2})[?.!]*\s*$")
+                            r"([^\W\d_][\w-]*)\s+((?:[^\W_][\w'-]*\s*){1,3})[?.!]*\s*$")
 # verbs whose complement says what the subject is or becomes, not a thing it acts on
 _LINKING_VERBS = frozenset("be become get feel seem look sound stay remain appear grow turn".split())
+
+
+def yes_no_object_words(question: str) -> list[str]:
+    """The words of a yes/no question's bare object (``_YES_NO_OBJECT``), none after a linking verb."""
+    found = _YES_NO_OBJECT.match(question.replace("\u2019", "'"))
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return []
+    return found.group(2).split()
 
 
 def yes_no_object(question: str) -> frozenset[str]:

@@ -121,6 +121,15 @@ def test_an_unseen_medicine_is_not_answered_by_the_shared_verb(tmp_path):
     assert support(space, "Do I take insulin?")["insulin"] > 0.2   # the twin
 
 
+def test_a_yes_no_objects_unseen_modifier_is_another_thing(tmp_path):
+    """"Do I have type 2 diabetes?" beside "I have type 1 diabetes.": the 2 the scope never saw
+    qualifies the diabetes asked about (``unseen_modifier``, read on the bare object too)."""
+    space = space_of([fact("diabetes", "I have type 1 diabetes.", key="user.condition")], tmp_path)
+    assert support(space, "Do I have type 2 diabetes?")["diabetes"] == 0.0
+    assert support(space, "Do I have type 2 diabetes?", off="yes_no_objects")["diabetes"] > 0.2
+    assert support(space, "Do I have type 1 diabetes?")["diabetes"] > 0.2   # the twin
+
+
 def test_a_linking_verbs_complement_is_no_object():
     """LoCoMo: "Would Caroline be considered religious?" says what she is; it names no thing."""
     from memory.planner import yes_no_object
