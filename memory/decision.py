@@ -258,12 +258,13 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
         links = _links(record, records, slots)
         instant, before = asked_instant, asked_before
         link = _named_link(named, links) if len(links) > 1 else None
-        if link is not None and named_values:
-            slot_links |= {one["id"] for one in links}
-            dated_by = named
+        if link is not None:
             # "before Manchester" names a value of this slot: it is asked as of the second before
             # that value began to hold (nothing then: an UNKNOWN, never today's value)
             instant = min(instant, _second_before_instant(link["valid_time"]["from"]))
+            if named_values:
+                slot_links |= {one["id"] for one in links}
+                dated_by = named
         if len(links) < 2:
             if instant != as_of and not _start_unknown(record, match.created_at, instant):
                 match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
