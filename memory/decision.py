@@ -181,7 +181,11 @@ def _end_of(year: str, part: str | None) -> str:
     return f"{year}-{month:02d}-{day:02d}T23:59:59Z"
 
 
-def question_time(question: str, as_of: str, periods: bool = False) -> tuple[str, bool, str]:
+# ``features.closing_before``: "What car did I have before?" — "before" closing a question is "previously"
+_CLOSING_BEFORE = re.compile(r"(?i)\bbefore\s*[?.!]*\s*$")
+
+
+def question_time(question: str, as_of: str, periods: bool = False, closing_before: bool = False) -> tuple[str, bool, str]:
     """When a question asks about, and what it asks once that is said: the end of the period it
     names ("in 2021", "in spring 2021", "in March 2021"), if before ``as_of``, else ``as_of``; whether
     it asks about the value before the one valid then ("used to", "previously", "my previous
@@ -189,7 +193,12 @@ def question_time(question: str, as_of: str, periods: bool = False) -> tuple[str
     at, as ``--as-of`` does: no record has to hold them (a year the scope never saw is no unseen
     key noun that would make "Which gym did Marta go to in 2021?" unanswerable). With ``periods``
     (``features.question_periods``), a period named back from ``as_of`` ("last month", "two weeks
-    ago": ``question_period``) ends the same way, and its words are no search words either."""
+    ago": ``question_period``) ends the same way, and its words are no search words either.
+    ``closing_before``: "before" closing the question ("What car did I have before?") asks about
+    the previous value too."""
+    closing = closing_before and _CLOSING_BEFORE.search(question) is not None
+    if closing:
+        question = _CLOSING_BEFORE.sub("?", question)
     instant, ends = as_of, []
     if periods:
         period = question_period(question, as_of)
@@ -206,7 +215,7 @@ def question_time(question: str, as_of: str, periods: bool = False) -> tuple[str
     did_use_to = _DID_USE_TO.search(rest)
     if did_use_to:
         rest = rest[:did_use_to.start(1)] + rest[did_use_to.end(1):]
-    before = bool(_FORMERLY.search(question) or did_use_to or changed)
+    before = bool(_FORMERLY.search(question) or did_use_to or changed or closing)
     return instant, before, " ".join(rest.split())
 
 
@@ -278,23 +287,73 @@ def _named_link(words: frozenset[str] | None, links: list[dict]) -> dict | None:
     return holding[0] if len(holding) == 1 else None
 
 
-def question_instant(question: str, as_of: str, periods: bool = False) -> tuple[str, bool]:
+def question_instant(question: str, as_of: str, periods: bool = False,
+                     closing_before: bool = False) -> tuple[str, bool]:
     """``question_time`` without the rest of the question."""
-    instant, before, _ = question_time(question, as_of, periods)
+    instant, before, _ = question_time(question, as_of, periods, closing_before)
     return instant, before
+
+
+def question_rest(question: str, as_of: str, records, *, periods: bool = False, closing_before: bool = False,
+                  named_values: bool = False) -> str:
+    """The question without the words that say when (``question_time``), which set the instant a
+    keyed record is judged at. ``named_values`` (``features.named_before``): "before Leeds" too,
+    when Leeds names one link of a memory_key slot with a history (``_named_link``): the value the
+    question dates by is not what it asks about, and "I support Leeds United" shares only that
+    with "Where did I live before Leeds?". ``records``: every record of the scope (a view)."""
+    rest = question_time(question, as_of, periods, closing_before)[2]
+    named = _named_words(question) if named_values else None
+    if named:
+        keyed_slots = getattr(records, "keyed_slots", None)
+        slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
+        if any(len(links) > 1 and _named_link(named, links) is not None for links in slots.values()):
+            without = " ".join(_BEFORE_WORDS.sub(" ", rest).split())
+            # "What did I do before Acme?" asks nothing else: the value stays its only words
+            rest = without if tokenize(without) else rest
+    return rest
+
+
+# ``features.past_values``: a question in the past tense ("When did I move to Manchester?", "Did I
+# live in Manchester?") and the names it gives (capitalized words past the first)
+_PAST = re.compile(r"(?i)\b(?:did|was|were|had)\b")
+_NAME_WORD = re.compile(r"(?<=\s)[A-Z][\w-]*")
+
+
+def _past_named_words(question: str) -> frozenset[str] | None:
+    """The names a question in the past tense gives ("Manchester"), lowercased; None when it is
+    not in the past tense or names nothing."""
+    if not _PAST.search(question):
+        return None
+    words = frozenset(w.lower() for w in _NAME_WORD.findall(question) if w.lower() not in _NOT_NAMING)
+    return words or None
 
 
 def follow_supersession(matches: list[Match], records: dict[str, dict], created: dict[str, str], *,
                         question: str, as_of: str, now: str, policy: ForgettingPolicy,
-                        periods: bool = False) -> list[Match]:
+                        periods: bool = False, closing_before: bool = False, past_values: bool = False,
+                        named_values: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
     the year the question names. The matched record keeps its place (it stays blocked, or
     answers if it is that link); the link it leads to is added with the match's scores and
-    the other links as ``chain``. ``records``: every record of the scope (a view)."""
-    asked_instant, asked_before = question_instant(question, as_of, periods)
+    the other links as ``chain``. ``records``: every record of the scope (a view).
+
+    ``closing_before``: "before" closing the question asks about the previous link
+    (``question_time``). ``past_values``: a question in the past tense naming a value that one
+    earlier link of a slot holds and the current one does not ("When did I move to Manchester?"
+    after "I live in Manchester." was updated to "I moved to Leeds.") asks about that link: it
+    answers as of when it held, and the slot's other links do not answer for it (a present
+    question, "Do I live in Manchester?", still gets today's value). With either, and with
+    ``named_values`` for "before Leeds" (``features.named_before``), a match outside that slot
+    sharing with the question only the value it names does not support it."""
+    asked_instant, asked_before = question_instant(question, as_of, periods, closing_before)
     named = _named_words(question)
+    past_named = _past_named_words(question) if past_values and not named and not asked_before \
+        and asked_instant == as_of else None
+    silenced: set[str] = set()
+    slot_links: set[str] = set()     # the links of a slot whose value the question names
+    dated_by: frozenset[str] = frozenset()   # the value it names ("Leeds", "Manchester")
     slots: dict | None = None
     added: dict[str, Match] = {}
     present = {m.record["id"]: m for m in matches}
@@ -314,6 +373,9 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             # "before Manchester" names a value of this slot: it is asked as of the second before
             # that value began to hold (nothing then: an UNKNOWN, never today's value)
             instant = min(instant, _second_before_instant(link["valid_time"]["from"]))
+            if named_values:
+                slot_links |= {one["id"] for one in links}
+                dated_by = named
         if len(links) < 2:
             if instant != as_of and not _start_unknown(record, match.created_at, instant):
                 match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
@@ -322,6 +384,19 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             # a slot with a history is answered as of the year asked about, whether or not a
             # link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
             match.valid_at = instant
+        older = _past_link(past_named, links, policy)
+        if older is not None:
+            # the question names an earlier value: that link answers, judged when it held
+            silenced |= {link["id"] for link in links if link["id"] != older["id"]}
+            slot_links |= {link["id"] for link in links}
+            dated_by = past_named
+            if older["id"] == record["id"]:
+                match.valid_at = older["valid_time"]["from"]
+            elif older["id"] not in present and older["id"] not in added:
+                added[older["id"]] = Match(older, match.score, match.rank_score, match.coverage, created[older["id"]],
+                                           support=match.support, valid_at=older["valid_time"]["from"],
+                                           chain=[link for link in links if link["id"] != older["id"]])
+            continue
         answering = [link for link in links if blocker(link, created[link["id"]], instant, now, policy) is None]
         if not answering:
             continue
@@ -353,6 +428,14 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                 present[chosen["id"]].__dict__.update(successor.__dict__)
             else:
                 added[chosen["id"]] = successor
+    asked = set(tokenize(question)) - set(tokenize(" ".join(dated_by)))
+    for match in matches:
+        if match.record["id"] in silenced:
+            match.support = 0.0   # another value of the slot than the one the question names
+        elif dated_by and match.record["id"] not in slot_links and asked.isdisjoint(tokenize(match.record["statement"])):
+            # shares with the question only the value it names of a slot ("My flight ... from
+            # Manchester airport" for "When did I move to Manchester?"): about another thing
+            match.support = 0.0
     return matches + list(added.values())
 
 
@@ -413,6 +496,18 @@ def _turn_speaker(record: dict) -> str | None:
     return ((record.get("source") or {}).get("speaker") or "").strip().lower() or None
 
 
+def _past_link(words: frozenset[str] | None, links: list[dict], policy: ForgettingPolicy) -> dict | None:
+    """``past_values``: the one link of a slot with a history, not its last, whose statement holds
+    every name the question gives, when the last link holds none of them; else None."""
+    if not words or len(links) < 2:
+        return None
+    held = lambda link: words & set(re.findall(r"\w+", link["statement"].lower()))  # noqa: E731
+    holding = [link for link in links if held(link) == words and link["status"] in policy.answering_statuses]
+    if len(holding) != 1 or holding[0] is links[-1] or held(links[-1]):
+        return None
+    return holding[0]
+
+
 def _second_before_instant(instant: str) -> str:
     return format_instant(parse_instant(instant) - _dt.timedelta(seconds=1))
 
@@ -469,8 +564,9 @@ class Decision:
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
            support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
-           outweigh: bool = False, dispute_governs: bool = False, question: str | None = None,
-           caller: str = "", covered: Callable[[str], bool] | None = None) -> Decision:
+           outweigh: bool = False, dispute_governs: bool = False, stated_negatives: bool = False,
+           historical_negatives: bool = False, question: str | None = None, caller: str = "",
+           covered: Callable[[str], bool] | None = None) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -483,6 +579,7 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     answer when the question asked of another speaker is supported far better (``swapped_better``).
     With ``dispute_governs``, conversation turns do not answer around a dispute between stated
     facts about the question (``_disputed_slot``): the dispute gives the reason.
+    ``stated_negatives`` and ``historical_negatives``: how the state reads negatives (``_answered_state``).
     ``question``, ``caller`` and ``covered`` (a term -> whether an eligible record of the scope
     holds it) word an insufficient_evidence UNKNOWN's missing condition (``_uncovered_words``)."""
     answering, blocked, eligible, slot_disputes = [], [], [], []
@@ -516,7 +613,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             # the state speaks for the records that answer: one cited only for holding the thing
             # asked about (anchored), far below the best, does not make a past answer current
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
-        return Decision(_answered_state(answers, now), None, [], evidence, blocked, eligible)
+        return Decision(_answered_state(answers, now, stated_negatives, historical_negatives), None, [], evidence,
+                        blocked, eligible)
     if dispute_governs and slot_disputes and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
                                                             support_ratio):
         blocked = blocked + [pair for pair in slot_disputes if pair not in blocked]
@@ -605,16 +703,42 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
     return best_support >= support_ratio * max((m.coverage if m.stated is None else m.stated) for m in evidence)
 
 
-def _answered_state(evidence: list[Match], now: str) -> str:
-    negative = any(m.record["kind"] == "negative" for m in evidence)
-    positive = any(m.record["kind"] != "negative" for m in evidence)
+def _answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,
+                    historical_negatives: bool = False) -> str:
+    """The state of an answer. ``stated_negatives``: a record answers as a negative only when its
+    statement negates something (``states_negation``): an update that kept kind ``negative`` while
+    saying "I've started drinking coffee every morning" is a plain fact. ``historical_negatives``:
+    answers whose validity has ended are VERIFIED_HISTORICAL, negatives too — "Did I use to drink
+    coffee?" answered by the retired "I don't drink coffee." is the past, and VERIFIED_NEGATIVE
+    would say the user does not drink coffee today."""
+    negative = any(_answers_negative(m.record, stated_negatives) for m in evidence)
+    positive = any(not _answers_negative(m.record, stated_negatives) for m in evidence)
+    ended = all(m.record["valid_time"]["to"] is not None and m.record["valid_time"]["to"] <= now
+                for m in evidence)
+    if ended and historical_negatives:
+        return "VERIFIED_HISTORICAL"
     if negative and positive:
         return "VERIFIED_WITH_NEGATIVE_BOUNDARY"
     if negative:
         return "VERIFIED_NEGATIVE"
-    ended = all(m.record["valid_time"]["to"] is not None and m.record["valid_time"]["to"] <= now
-                for m in evidence)
     return "VERIFIED_HISTORICAL" if ended else "VERIFIED"
+
+
+# ``features.stated_negatives``: the words by which a statement negates, refuses or gives up
+# something ("I don't drink coffee", "has stopped drinking", "never eats meat", "avoids gluten")
+_NEGATING = re.compile(r"(?i)n't\b|\b(?:not|never|no|none|nothing|nobody|nowhere|neither|nor|without|cannot|unable|"
+                       r"stop|stops|stopped|quit|quits|gave\s+up|give\s+up|gives\s+up|avoid|avoids|avoided|"
+                       r"refuse|refuses|refused|dislike|dislikes|disliked|hate|hates|hated|allergic|intolerant)\b"
+                       r"|\w-free\b")
+
+
+def states_negation(statement: str) -> bool:
+    """Whether a statement negates something (``_NEGATING``)."""
+    return bool(_NEGATING.search(statement.replace("\u2019", "'")))
+
+
+def _answers_negative(record: dict, stated_negatives: bool) -> bool:
+    return record["kind"] == "negative" and (not stated_negatives or states_negation(record["statement"]))
 
 
 def _first_reason(blocked: list[tuple[Match, str]], policy: ForgettingPolicy) -> str:

@@ -830,9 +830,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("named_subjects"):
         # the people the question names that the scope knows are subjects, like a relation: a
         # record must hold them, and (``subject_gate_only``) they are not what is asked
-        required = sorted(set(required) | (asked_persons(space, question, caller) - set(speakers)))
+        required = sorted(set(required) | (asked_persons(space, question, caller, features("statement_persons"))
+                                           - set(speakers)))
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
-    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller):
+    if features("yes_no_objects") and key_weight > 0:
+        keys = keys | (yes_no_object(question) - set(tokenize(caller)))
+    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects")):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -875,6 +878,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
     if features("answer_types"):
         share = _typed_share(share, weights, question, caller, forms)
+    if features("when_only_abstains"):
+        share = _beyond_when(share, weights, _scene_terms(question), forms)
     if features("asserted_support"):
         covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
     else:
@@ -888,6 +893,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
+    negative_objects = features("negative_objects")
+    statement_persons = features("statement_persons")
+    together = features("speaker_with_relation")
     named = features("named_subjects")
     negated_openings = features("negated_openings")
     owner_attribute = features("owner_attributes") and _asks_owner_attribute(question)
@@ -897,6 +905,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     asked_folded = frozenset(_folded(t) for t in asked) | linked
     things, quantity = _asked_predicate(question, forms) if features("predicate_required") else (frozenset(), False)
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
+    said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
+        (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS)
     where = features("place_answers") and bool(_ASKS_WHERE.match(question))
@@ -914,10 +924,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
-        if relations and not _about_relation_asked(space, record_id, asked | linked):
+        if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
         if named:
-            person = record_person(space, record_id, own, negated_openings)
+            person = record_person(space, record_id, own, negated_openings, statement_persons)
             if person and person.isdisjoint(asked_folded):
                 return 0.0
         if owner_attribute and _states_other_thing(space.records[record_id]["statement"], asked):
@@ -926,7 +936,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0
         if mine and space.records[record_id]["kind"] == "episode" and not _speaks_about(space, record_id, mine):
             return 0.0
-        if negatives and space.records[record_id]["kind"] == "negative" and not negates(space.records[record_id], asked):
+        if negatives and space.records[record_id]["kind"] == "negative" and not negates(
+                space.records[record_id], asked, negative_objects):
             return 0.0
         if things or owned:
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
@@ -939,6 +950,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
+        if said:
+            stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
+            stated = _with_bases(stated) if forms else stated
+            if stated.isdisjoint(said) or not said_of <= stated:
+                return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
         if naming and _names_relation(space, record_id, caller, required, links):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
@@ -1021,6 +1037,40 @@ def _asked_predicate(question: str, forms: bool) -> tuple[frozenset[str], bool]:
     return frozenset({base_term(terms[0]) if forms else terms[0]}), quantity
 
 
+# ``yes_no_predicates``: "Is my cat a beagle?", "Is Jordan a nurse?", "Was Sam's car blue?": the subject
+# (one word after a possessive, or a name) and what is said of it, up to a preposition
+_YES_NO_COPULA = re.compile(r"^\W*(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|"
+                            r"[^\W\d_][\w-]*'s)\s+(?P<thing>[^\W\d_][\w-]*)|(?P<name>[A-Z][\w-]*))\s+"
+                            r"(?:(?:still|really|also|now|actually)\s+)?(?:(?:a|an|the)\s+)?(?P<said>[^?.!]+?)[?.!]*\s*$")
+_PREDICATE_END = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|of|about|by|after|before|during|since|until|"
+                            r"than|like|or|and|now|today|anymore|still)\b|[,;:]")
+_OWNING_WORDS = re.compile(r"(?i)\b(?:my|our|your|his|her|their|mine|ours|yours)\b|'s\b")
+
+
+def yes_no_predicate(question: str, caller: str, forms: bool) -> tuple[frozenset[str], frozenset[str]]:
+    """``yes_no_predicates``: of a yes/no question saying something of a subject ("Is my cat a
+    beagle?"), the subject's term (cat; none for a relation or the caller, which the subject
+    tests hold) and the head of what is said of it (beagle: the last word before a preposition,
+    "allergic" in "allergic to cats"). A record stating the predicate of another subject ("My
+    dog Biscuit is a beagle") or the subject without it ("We also have a cat named Pepper")
+    does not answer. None when what is said names an owner ("Is Jordan my partner?")."""
+    text = question.replace("\u2019", "'")
+    found = _YES_NO_COPULA.match(text)
+    if not found or _OWNING_WORDS.search(found.group("said")):
+        return frozenset(), frozenset()
+    said = found.group("said")
+    cut = _PREDICATE_END.search(said)
+    heads = tokenize(said[:cut.start()] if cut else said)
+    own = set(tokenize(_folded(caller))) | _OWNER_WORDS
+    subject = tokenize(_folded(found.group("thing") or found.group("name")))
+    if not heads or heads[-1] in own or heads[-1] in _WHEN_TERMS or heads[-1] in _INDEFINITES \
+            or not subject or set(subject) <= _WHEN_TERMS:
+        return frozenset(), frozenset()   # "Is Wednesday afternoon free ...?" says when, of no subject
+    base = (lambda t: base_term(t)) if forms else (lambda t: t)
+    subjects = frozenset(base(t) for t in subject if t not in own and t not in _RELATIONS and t not in _TIME_WORDS)
+    return subjects, frozenset({base(heads[-1])})
+
+
 # words after the thing that ask no predicate of it ("What is my dog's name?" never gets here)
 _NOT_PREDICATES = frozenset({"now", "today", "then", "currently", "called", "named", "like", "doing"})
 
@@ -1052,7 +1102,7 @@ _PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|during|aft
 _LY_NOUNS = frozenset({"family", "fly", "reply", "supply", "ally", "belly", "jelly", "rally", "assembly", "lily"})
 
 
-def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool:
+def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False) -> bool:
     """Whether the thing a question asks about is qualified by a word the scope never saw, right
     before a word it did see: "When does my visa expire?" (visa, expire), "When does the chess
     club meet?" (chess, club), "my credit card PIN", "the name of my boat" (boat, name). The scope
@@ -1070,6 +1120,9 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "") -> bool
         if aux_first and text.rstrip(" ?.!").endswith(words[-1]):
             words = words[:-1]   # "when does the chess club meet?": the last word is the verb
         pairs += list(zip(words[:1], words[1:2]))   # the modifier and the noun it qualifies
+    if objects:   # ``yes_no_objects``: "Do I have type 2 diabetes?" (2, diabetes) beside "type 1 diabetes"
+        words = yes_no_object_words(text)
+        pairs += list(zip(words, words[1:]))
     for first, then in pairs:
         modifier, head = tokenize(first), tokenize(then)
         if (first[:1].isupper() or not modifier or set(modifier) & skip or first.lower().endswith(_ADJECTIVE_ENDINGS)
@@ -1129,6 +1182,72 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
     text = record["statement"].replace("\u2019", "'")
     return (not _FIRST_PERSON_WORDS.search(text) and bool(_SECOND_PERSON_WORDS.search(text))
             and _speaks_about(space, record_id, speakers))
+
+
+# ``yes_no_objects``: a yes/no question's bare object, closing it after its subject and verb ("Can I
+# take amoxicillin?", "Does Jordan play guitar?"; not "Does Abel smoke?", whose last word is the verb)
+_YES_NO_OBJECT = re.compile(r"(?i)^\W*(?:can|could|do|does|did|should|shall|would|will|may|might|must)\s+"
+                            r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+(?:(?:still|ever|also|really|usually)\s+)?"
+                            r"([^\W\d_][\w-]*)\s+((?:[^\W_][\w'-]*\s*){1,3})[?.!]*\s*$")
+# verbs whose complement says what the subject is or becomes, not a thing it acts on
+_LINKING_VERBS = frozenset("be become get feel seem look sound stay remain appear grow turn".split())
+
+
+def yes_no_object_words(question: str) -> list[str]:
+    """The words of a yes/no question's bare object (``_YES_NO_OBJECT``), none after a linking verb."""
+    found = _YES_NO_OBJECT.match(question.replace("\u2019", "'"))
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return []
+    return found.group(2).split()
+
+
+def yes_no_object(question: str) -> frozenset[str]:
+    """The terms of a yes/no question's bare object (``_YES_NO_OBJECT``): a noun it asks about like
+    a determiner's (``key_terms``), so a medicine the scope never saw weighs as an unseen key noun
+    and "I take insulin every morning" shares only the verb with "Can I take amoxicillin?"."""
+    found = _YES_NO_OBJECT.match(question.replace("\u2019", "'"))
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return frozenset()   # "Would Caroline be considered religious?": says what she is, names no thing
+    return frozenset(t for t in tokenize(found.group(2)) if t not in _TIME_WORDS and t not in _WHEN_NOUNS
+                     and t not in _RELATIONS and t not in _INDEFINITES)
+
+
+# words that say how often, which set the scene as the words that say when do ("every morning")
+_HOW_OFTEN = frozenset(tokenize("every each daily weekly monthly yearly nightly usually often always sometimes "
+                                "regularly"))
+
+
+# ``when_only_abstains``: a phrase that sets when ("in the morning", "every morning", "on Fridays")
+_SCENE = re.compile(r"(?i)\b(?:in|on|at|during|every|each|through|throughout|after|before|by|until)\s+"
+                    r"(?:(?:the|a|an)\s+)?((?:[^\W\d_][\w-]*\s*){1,2})")
+_DATED = re.compile(r"\s*(?:of\s+)?(?:\d|(?:19|20)\d\d)")
+
+
+def _scene_terms(question: str) -> frozenset[str]:
+    """The terms of the words that say when or how often in a phrase setting a recurring scene ("in
+    the morning", "every Tuesday", "on Fridays"), not a time the question asks about ("Is Wednesday
+    afternoon free?") nor a dated period ("in summer 2021", "last summer": an event then is asked)."""
+    found = set(tokenize(question)) & _HOW_OFTEN
+    for hit in _SCENE.finditer(question):
+        if not _DATED.match(question, hit.end(1)):
+            found |= set(tokenize(hit.group(1))) & _WHEN_TERMS
+    return frozenset(found)
+
+
+def _beyond_when(share: Callable, weights: dict[str, float], scene: frozenset[str],
+                 forms: bool) -> Callable[[frozenset[str]], float]:
+    """``when_only_abstains``: ``share``, except that a record holding none of the question's terms
+    but the words setting when or how often (``_scene_terms``: "in the morning", "every") supports
+    nothing — it shares the scene, not what is asked ("What do I drink in the morning?" / "I take
+    insulin every morning"). A question asking nothing but when keeps its share."""
+    asked = frozenset(t for t in weights if t not in scene)
+    if not asked or len(asked) == len(weights):
+        return share
+
+    def beyond(held: frozenset[str]) -> float:
+        terms = _with_bases(held) if forms else held
+        return 0.0 if asked.isdisjoint(terms) else share(held)
+    return beyond
 
 
 # determiners and possessives before the noun a question asks about ("my visa", "the school bus",
@@ -1320,17 +1439,20 @@ _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my"
                         "it", "he", "she", "they", "we", "i", "you", "there", "here", "what", "who"})
 
 
-def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: bool = False) -> frozenset[str]:
+def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: bool = False,
+                  statements: bool = False) -> frozenset[str]:
     """The person a stated fact is about when it is not the scope's owner: it opens with a name
     and a verb ("Karim plays padel every Thursday evening") and its first sentence names neither
-    the owner nor "I"/"my". Conversation turns are left to ``dialogue_pronouns``."""
+    the owner nor "I"/"my". Conversation turns are left to ``dialogue_pronouns``; with
+    ``statements`` (``features.statement_persons``) an episode that is no turn (``_is_turn``: the
+    user's statement kept without a memory_key) is read as a fact."""
     cache = space.memo("record_person")
-    key = (record_id, own, negated)
+    key = (record_id, own, negated, statements)
     found = cache.get(key)
     if found is None:
         record = space.records[record_id]
         found = frozenset()
-        if record["kind"] != "episode":
+        if record["kind"] != "episode" or (statements and not _is_turn(record)):
             first = _SENTENCE_END.split(record["statement"].replace("\u2019", "'").strip(), 1)[0]
             opening = _NAMED_OPENING.match(first) or (negated and _NAMED_NEGATED_OPENING.match(first))
             if opening and opening.group(1).lower() not in _NOT_NAMES:
@@ -1347,12 +1469,16 @@ def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: b
 _PERSON_PROBE = 50
 
 
-def asked_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
+def asked_persons(space: SearchSpace, question: str, caller: str = "", statements: bool = False) -> set[str]:
     """The people a question names that the scope knows as people other than its owner: a name
     some fact gives a relation ("The user's son Leo ...", "My sister Anna ...") or opens with
     ("Karim plays padel ..."). A record that does not hold the name does not state their fact:
     "Is Leo allergic to penicillin?" is not answered by "The user is allergic to penicillin."
-    Only the facts holding the name are read (conversation turns are left to the speaker tests)."""
+    Only the facts holding the name are read (conversation turns are left to the speaker tests).
+
+    ``statements`` (``features.statement_persons``): also the user's statements kept as episodes
+    without a speaker ("Jordan works as a software engineer." added without a memory_key), and a
+    name a fact gives a relation anywhere in it ("My partner is called Jordan.", ``_relation_names``)."""
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     text = _folded(question.replace("\u2019", "'"))
     found: set[str] = set()
@@ -1362,12 +1488,20 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "") -> set[st
                 continue
             for record_id in space.index.scores([term]):
                 record = space.records.get(record_id) if record_id in space.records else None
-                if record is None or record["kind"] == "episode":
+                if record is None or (record["kind"] == "episode" and (not statements or _is_turn(record))):
                     continue
-                if term in record_relations(space, record_id)[1] or term in record_person(space, record_id, own):
+                if term in record_relations(space, record_id)[1] \
+                        or term in record_person(space, record_id, own, statements=statements) \
+                        or (statements and any(term == name for _, name in _relation_names(record["statement"], caller))):
                     found.add(term)
                     break
     return found
+
+
+def _is_turn(record: dict) -> bool:
+    """A conversation turn (a speaker or a session said it), not a statement kept as an episode."""
+    source = record.get("source") or {}
+    return source.get("type") == "conversation" or bool(source.get("speaker")) or bool(source.get("session"))
 
 
 # ``relation_names``: how a fact names the owner's relation: "my brother Luca", "my brother, Luca",
@@ -1513,18 +1647,34 @@ def _typed_share(share: Callable, weights: dict[str, float], question: str, call
     return typed
 
 
-def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset) -> bool:
+def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset, together: bool = False) -> bool:
+    """``relation_subjects``: whether a record opening with a relation ("My brother's shoe size ...")
+    is about what the question asks: it names that relation or the relation's name. With
+    ``together`` (``features.speaker_with_relation``), a record opening with the relation and the
+    speaker together ("My kids and I went camping at the beach") is the speaker's too: it answers
+    "Where did Melanie camp?" without the kids being asked."""
     relation, named = record_relations(space, record_id)
-    return relation <= asked or not named.isdisjoint(asked)
+    if relation <= asked or not named.isdisjoint(asked):
+        return True
+    return together and _WITH_SPEAKER.match(space.records[record_id]["statement"].replace("\u2019", "'")) is not None
+
+
+# ``speaker_with_relation``: "My kids and I ...", "My wife and me ...", "Me and my brother ..."
+_WITH_SPEAKER = re.compile(r"(?i)^\W*(?:(?:my|our)\s+[^\W_][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:and|&)\s+(?:i|me|myself)\b"
+                           r"|(?:i|me)\s+(?:and|&)\s+(?:my|our)\s+[^\W_][\w-]*)")
 
 
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno longer)\s+([^\W_][\w-]*)([^.!?;]*)")
 
 
-def negates(record: dict, asked: frozenset) -> bool:
+def negates(record: dict, asked: frozenset, objects: bool = False) -> bool:
     """Whether a negative record is about what the question asks: the question names what it
     negates ("does not eat meat" / "meat", a negative trigger), or the record negates a verb with
-    no object and the question holds the verb ("does not smoke" / "does Abel smoke?")."""
+    no object and the question holds the verb ("does not smoke" / "does Abel smoke?").
+
+    ``objects`` (``features.negative_objects``): the question names the whole of one thing it
+    negates (``_negated_objects``), not a word of it: "I don't like horror films" is about horror
+    films, and does not say what films "What kind of films do I like?" asks for."""
     found = _NEGATION.search(record["statement"].replace("\u2019", "'"))
     triggers = set(tokenize(" ".join(record.get("negative_triggers") or [])))
     if triggers & asked:
@@ -1532,9 +1682,28 @@ def negates(record: dict, asked: frozenset) -> bool:
     if found is None:
         return True  # no negation to read: leave it to coverage
     verb, rest = set(tokenize(found.group(1))), set(tokenize(found.group(2)))
+    if rest and objects:
+        things = _negated_objects(found.group(2))
+        if things:
+            return any(thing <= asked for thing in things)
     if rest:
         return bool(rest & asked)
     return bool(verb & asked)
+
+
+# ``negative_objects``: where the object a negation names ends (a preposition, a reason, a time) and
+# how its alternatives are listed ("wine or beer at weekends" -> wine; beer)
+_OBJECT_END = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|after|before|during|since|until|because|as|when|if|"
+                         r"so|but|any|anymore|ever|again|even|unless|while)\b|[,:;(]")
+_OBJECT_ALTERNATIVES = re.compile(r"(?i)\b(?:and|or|nor)\b|/")
+
+
+def _negated_objects(rest: str) -> list[frozenset[str]]:
+    """The things a negation names after its verb, each as its terms: "horror films" -> {horror,
+    film}; "wine or beer at weekends" -> {wine}, {beer}; none when it names nothing ("at night")."""
+    cut = _OBJECT_END.search(rest)
+    phrase = rest[:cut.start()] if cut else rest
+    return [frozenset(terms) for part in _OBJECT_ALTERNATIVES.split(phrase) if (terms := tokenize(part))]
 
 
 _FIRST_PERSON_WORDS = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b")

@@ -78,6 +78,17 @@ ADDED_KEYS = {
         ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
         ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
         ("features", "dispute_about_subject"): False,   # a dispute governed only a question sharing its words
+        ("features", "speaker_with_relation"): False,   # a record opening 'My kids and I' was the kids' only
+        ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
+        ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
+        ("features", "closing_before"): False,   # 'before' closing a question was no past
+        ("features", "yes_no_predicates"): False,   # a yes/no question's predicate need not be stated of its subject
+        ("features", "statement_persons"): False,   # a statement kept as an episode, or a relation's name, made nobody a person
+        ("features", "when_only_abstains"): False,   # a record sharing only a word that says when supported a question
+        ("features", "yes_no_objects"): False,   # a yes/no question's bare object weighed as any term
+        ("features", "negative_objects"): False,   # a negative answered a question naming any word of its object
+        ("features", "historical_negatives"): False,   # an ended negative answered VERIFIED_NEGATIVE
+        ("features", "stated_negatives"): False,   # a record of kind negative answered as one, whatever it stated
     },
 }
 # removed keys: a mechanism measured to hurt and deleted (CONVENTIONS 20); an older file that

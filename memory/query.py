@@ -198,8 +198,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
-        asked = _without_time(request.text, as_of, framed) if retrieval.feature("follow_supersession") \
-            else request.text
+        asked = _without_time(request.text, as_of, view.records, retrieval, framed) \
+            if retrieval.feature("follow_supersession") else request.text
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
@@ -232,7 +232,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
-                                                   periods=framed)
+                                                   periods=framed,
+                                                   closing_before=retrieval.feature("closing_before"),
+                                                   past_values=retrieval.feature("past_values"),
+                                                   named_values=retrieval.feature("named_before"))
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -247,6 +250,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 swap_ratio=retrieval.decision.get("swap_ratio", 0.0),
                                 outweigh=retrieval.feature("blocked_outweighs"),
                                 dispute_governs=retrieval.feature("dispute_governs"),
+                                stated_negatives=retrieval.feature("stated_negatives"),
+                                historical_negatives=retrieval.feature("historical_negatives"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
                                 question=request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))
@@ -262,8 +267,10 @@ def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bo
     return held
 
 
-def _without_time(question: str, as_of: str, periods: bool = False) -> str:
-    rest = decide_mod.question_time(question, as_of, periods)[2]
+def _without_time(question: str, as_of: str, records, retrieval, periods: bool = False) -> str:
+    rest = decide_mod.question_rest(question, as_of, records, periods=periods,
+                                    closing_before=retrieval.feature("closing_before"),
+                                    named_values=retrieval.feature("named_before"))
     return rest if rest.strip(" ?!.") else question
 
 
