@@ -24,6 +24,8 @@ from memory.clock import FixedClock
 from memory.policy import load_policies
 from memory.store import Store
 
+GOLD = Path(__file__).resolve().parent
+
 VARIANTS = [
     ("shipped policy", {}),
     ("`features.subject_gate_only` off", {"features.subject_gate_only": False}),
@@ -54,15 +56,29 @@ def _policies(changes: dict):
     return policies
 
 
+def _dev_sets() -> dict[str, str]:
+    """case id -> its trust dev set, read from the trust-dev<N>.jsonl files (ids are not numbered
+    by set: trust-dev5 holds 4xx ids, trust-dev7 7xx)."""
+    sets = {}
+    for path in sorted(GOLD.glob("trust-dev*.jsonl")):
+        name = path.stem.removeprefix("trust-")
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                sets[json.loads(line)["case_id"]] = name
+    return sets
+
+
+DEV_SETS = _dev_sets()
+
+
 def _trust_set(case_id: str) -> str:
-    """The set a trust case belongs to: ids 1-100 alternate dev / frozen test, then each hundred is
-    the next dev set (1xx dev2, 2xx dev3, ... 5xx dev6, 6xx dev7)."""
+    """The set a trust case belongs to: a trust-dev<N>.jsonl file's, else ids 1-100 alternate dev
+    (trust.jsonl) and frozen test."""
     if not case_id.startswith("gold_trust_"):
         return "other"
-    number = int(case_id.rsplit("_", 1)[1])
-    if number > 100:
-        return f"dev{(number - 1) // 100 + 1}"
-    return "dev" if number % 2 else "test"
+    if case_id in DEV_SETS:
+        return DEV_SETS[case_id]
+    return "dev" if int(case_id.rsplit("_", 1)[1]) % 2 else "test"
 
 
 def _set_names(cases: list[dict]) -> list[str]:
