@@ -1226,12 +1226,20 @@ _DATED = re.compile(r"\s*(?:of\s+)?(?:\d|(?:19|20)\d\d)")
 def _scene_terms(question: str) -> frozenset[str]:
     """The terms of the words that say when or how often in a phrase setting a recurring scene ("in
     the morning", "every Tuesday", "on Fridays"), not a time the question asks about ("Is Wednesday
-    afternoon free?") nor a dated period ("in summer 2021", "last summer": an event then is asked)."""
+    afternoon free?"), a dated period ("in summer 2021", "last summer": an event then is asked) nor
+    a month named without "every" ("Where am I travelling in March?" asks about the trip then)."""
     found = set(tokenize(question)) & _HOW_OFTEN
     for hit in _SCENE.finditer(question):
         if not _DATED.match(question, hit.end(1)):
-            found |= set(tokenize(hit.group(1))) & _WHEN_TERMS
+            terms = set(tokenize(hit.group(1))) & _WHEN_TERMS
+            if not _EVERY.match(hit.group(0)):
+                terms -= _MONTH_TERMS
+            found |= terms
     return frozenset(found)
+
+
+_EVERY = re.compile(r"(?i)(?:every|each)\b")
+_MONTH_TERMS = frozenset(tokenize(_TIME_WORDS_TEXT.split(" Monday")[0]))
 
 
 def _beyond_when(share: Callable, weights: dict[str, float], scene: frozenset[str],

@@ -270,3 +270,13 @@ def test_my_kids_and_i_went_camping_is_the_speakers_camping(tmp_path):
     assert support(facts, "What business do I run?", caller="sam")["bakery"] > 0.2
     assert support(facts, "What business do I run?", caller="sam", off="speaker_with_relation")["bakery"] == 0.0
     assert support(facts, "What does my sister run?", caller="sam")["bakery"] == 0.0
+
+
+def test_a_month_without_every_is_no_recurring_scene():
+    """``when_only_abstains`` with ``question_periods``' cases merged: "in March" names when the
+    trip is, so "We're planning a trip to Lisbon in March." still answers "Where am I travelling
+    in March?" (trust-dev7 711/717 failed on the merged tree); "every March" is a scene."""
+    from memory import planner
+    assert planner._scene_terms("Where am I travelling in March?") == frozenset()
+    assert "march" in planner._scene_terms("What do I do every March?")
+    assert "morn" in planner._scene_terms("What do I drink in the morning?")
