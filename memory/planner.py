@@ -878,6 +878,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         share = lambda held: share_of_terms(_with_bases(held))  # noqa: E731
     if features("answer_types"):
         share = _typed_share(share, weights, question, caller, forms)
+    ages = features("age_answers") and bool(_ASKS_AGE.match(question.replace("\u2019", "'")))
+    if ages:   # ``age_answers``: "My grandson Léo is 7" holds the "old" of "How old is my grandson?"
+        share_of_aged = share
+        share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     if features("asserted_support"):
@@ -948,6 +952,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+        if ages and not _STATES_AGE.search(space.records[record_id]["statement"]):
+            return 0.0   # ``age_answers``: "my old copy" states no age
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said:
@@ -984,6 +990,15 @@ def question_form_terms(question: str) -> frozenset[str]:
         return frozenset()
     rest = set(tokenize(_QUESTION_FORM.sub(" ", text)))
     return frozenset(tokenize(" ".join(words))) - rest
+
+
+# ``age_answers``: "How old is Didier?" asks an age; a record states one by a number, a birth or a
+# birthday ("My grandson Léo is 7", "My mother was born in 1931"), not by the adjective ("my old copy")
+_ASKS_AGE = re.compile(r"(?i)^\W*how\s+old\s+(?:is|are|was|were|will|would)\b")
+_STATES_AGE = re.compile(r"(?i)\d|\b(?:born|birthdays?|aged?|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+                         r"fifty|sixty|seventy|eighty|ninety|hundred)\b")
+_OLD_TERMS = frozenset(tokenize("old"))
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called

@@ -1,0 +1,36 @@
+"""Issue 13, a second outside tester's "never stored, yet VERIFIED" answers (session 6, fixd).
+
+Each mechanism's test runs once as shipped and once with that one policy key off: with it off the
+wrong record supports (or the right one does not), so the test fails for the bug it names; twins
+must still answer. The shapes are those of benchmarks/gold/trust-dev9.jsonl.
+"""
+from __future__ import annotations
+
+from test_planner_features import space_of, turn
+from test_trust import fact
+from test_trust_outside import support
+from test_trust_outside3 import statement
+
+
+# -- age_answers: "how old" asks an age, which the adjective "old" does not state -----------------
+
+def test_how_old_is_answered_by_an_age_not_by_the_word_old(tmp_path):
+    space = space_of([statement("leo", "My grandson Léo is 7."),
+                      statement("machine", "I still use my old sewing machine."),
+                      fact("car", "I drive an old Renault Clio.", key="user.car"),
+                      fact("mum", "My mother was born in 1931.", key="mother.birth")], tmp_path)
+    for question, wrong in (("How old is my sewing machine?", "machine"), ("How old is my car?", "car")):
+        assert support(space, question)[wrong] == 0.0, question
+        assert support(space, question, off="age_answers")[wrong] > 0.2, question
+    # the twins: a stated age answers, also without the word "old"
+    assert support(space, "How old is my grandson?")["leo"] > 0.5
+    assert support(space, "How old is my grandson?", off="age_answers")["leo"] <= 0.5
+    assert support(space, "How old is my mother?")["mum"] > 0.5
+    assert support(space, "How old is my grandson?")["machine"] == 0.0
+
+
+def test_how_old_is_didier_is_not_answered_by_his_old_copy(tmp_path):
+    space = space_of([turn("copy", "Didier", "I'll lend you my old copy with the film photos."),
+                      turn("leo", "Bernard", "My grandson Léo is 7 and loves boats.")], tmp_path)
+    assert support(space, "How old is Didier?", caller="bernard")["copy"] == 0.0
+    assert support(space, "How old is Didier?", caller="bernard", off="age_answers")["copy"] > 0.2
