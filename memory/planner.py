@@ -882,6 +882,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if ages:   # ``age_answers``: "My grandson Léo is 7" holds the "old" of "How old is my grandson?"
         share_of_aged = share
         share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
+    favourite = _asked_favourite(question, forms) if features("favourite_objects") else frozenset()
+    compound = _asked_compound(question, forms) if features("compound_heads") else None
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     if features("asserted_support"):
@@ -952,6 +954,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+        if favourite and _states_other_favourite(space, record_id, favourite, forms):
+            return 0.0   # ``favourite_objects``: "favourite author" does not answer "my favourite film"
+        if compound and _modifies_other_head(space, record_id, compound, forms):
+            return 0.0   # ``compound_heads``: "my blood thinner" is no "blood type"
         if ages and not _STATES_AGE.search(space.records[record_id]["statement"]):
             return 0.0   # ``age_answers``: "my old copy" states no age
         if where and not states_place(space.records[record_id]["statement"]):
@@ -992,12 +998,63 @@ def question_form_terms(question: str) -> frozenset[str]:
     return frozenset(tokenize(" ".join(words))) - rest
 
 
+# ``favourite_objects``: "my favourite film" asks for a film; a record stating a favourite of another
+# kind ("The user's favourite author is Jean Giono") states something else. A few kinds go by two names.
+_FAVOURITE = r"(?:favourite|favorite|fave|preferred)\s+([^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2})"
+_ASKS_FAVOURITE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+" + _FAVOURITE)
+_STATES_FAVOURITE = re.compile(r"(?i)\b" + _FAVOURITE)
+_STATES_LIKING = re.compile(r"(?i)\b(?:favou?rites?|fave|best|prefers?|preferred|loves?|loved|adores?|likes?|liked|"
+                            r"enjoys?|enjoyed|fan)\b")
+_PHRASE_ENDS = frozenset("of besides except for from in on at to with about by like that which who whom or and "
+                         "than since during".split())
+_FAVOURITE_KINDS = [frozenset(tokenize(words)) for words in (
+    "author writer novelist", "film movie", "colour color", "song tune track", "book novel", "band group",
+    "meal dish food", "sport game", "tv television show series", "singer musician artist")]
+
+
+def _favourite_kinds(words: str, forms: bool) -> frozenset[str]:
+    """The terms of the head of the words after "favourite" (its last word before a stop word or
+    a preposition: "movie trilogy" asks a trilogy, "film of all time" a film, "dairy-free treats
+    besides ..." treats), with its other names."""
+    head = ""
+    for word in words.split():
+        if not tokenize(word) or word.lower() in _PHRASE_ENDS:
+            break
+        head = word
+    terms = frozenset(base_term(t) if forms else t for t in tokenize(head))
+    return terms.union(*(kinds for kinds in _FAVOURITE_KINDS if kinds & terms))
+
+
+def _asked_favourite(question: str, forms: bool) -> frozenset[str]:
+    """``favourite_objects``: the kind a question asks a favourite of ("What is my favourite film?":
+    film, movie), none when it asks none."""
+    found = _ASKS_FAVOURITE.search(question.replace("\u2019", "'"))
+    return _favourite_kinds(found.group(1), forms) if found else frozenset()
+
+
+def _states_other_favourite(space: SearchSpace, record_id: str, asked: frozenset[str], forms: bool) -> bool:
+    """Whether a record states no liking at all (a preference record does by its kind), or only
+    favourites of other kinds than the one asked while holding no word of it (its aliases count:
+    "favorite writer" answers "my favourite writer")."""
+    text = space.records[record_id]["statement"].replace("\u2019", "'")
+    if space.records[record_id]["kind"] != "preference" and not _STATES_LIKING.search(text):
+        return True   # "I'll lend you my old copy with the film photos" states no favourite at all
+    stated = _STATES_FAVOURITE.findall(text)
+    if not stated or any(_favourite_kinds(words, forms) & asked for words in stated):
+        return False   # a liking naming no favourite ("It's one of my favorites!") may be of the kind asked
+    held = space.term_set(record_id)
+    return (_with_bases(held) if forms else held).isdisjoint(asked)
+
+
 # ``age_answers``: "How old is Didier?" asks an age; a record states one by a number, a birth or a
-# birthday ("My grandson Léo is 7", "My mother was born in 1931"), not by the adjective ("my old copy")
-_ASKS_AGE = re.compile(r"(?i)^\W*how\s+old\s+(?:is|are|was|were|will|would)\b")
-_STATES_AGE = re.compile(r"(?i)\d|\b(?:born|birthdays?|aged?|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                         r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
-                         r"fifty|sixty|seventy|eighty|ninety|hundred)\b")
+# birthday ("My grandson Léo is 7", "My mother was born in 1931", "turned 40", "7 years"), not by the
+# adjective ("my old copy") nor by a number said of something else ("All thirteen, and I regret nothing")
+_ASKS_AGE = re.compile(r"(?i)^\W*how\s+old\s+(?:is|am|are|was|were|will|would)\b")
+_AGE_NUMBER = (r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+               r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
+_STATES_AGE = re.compile(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|were|turned|turns|turning|turn|aged?|"
+                         r"age\s+of)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
+                         + _AGE_NUMBER + r"\b|\b" + _AGE_NUMBER + r"[\s-]+(?:years?|yrs?|months?)\b")
 _OLD_TERMS = frozenset(tokenize("old"))
 
 
@@ -1323,6 +1380,45 @@ _ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
 # ``owner_attributes``: "my name", "my age", "my favourite colour" ask an attribute of the owner
 _OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
                               r"(?:%s)\b(?!')" % "|".join(_ATTRIBUTES_TEXT.split()))
+
+
+# ``compound_heads``: "What is my blood type?" asks the type (the head noun) of blood (its modifier); a
+# record using the modifier before another noun ("my blood thinner") and never saying the head is about
+# that other thing. The head is an attribute word (``_ATTRIBUTES``) or "group"; a few go by two names.
+_ASKED_COMPOUND = re.compile(r"(?i)\b(?:my|our|your|his|her|their)\s+([^\W\d_][\w-]*)\s+(%s|group)\s*[?.!]*\s*$"
+                             % "|".join(_ATTRIBUTES_TEXT.split()))
+_HEAD_KINDS = [frozenset(tokenize(words)) for words in ("type group kind sort", "colour color", "name called named")]
+
+
+def _asked_compound(question: str, forms: bool) -> tuple[str, frozenset[str]] | None:
+    """``compound_heads``: of a question ending "my <modifier> <head>" ("my blood type"), the
+    modifier's term and the head's terms (with their other names: type, group)."""
+    found = _ASKED_COMPOUND.search(question.replace("\u2019", "'"))
+    if not found:
+        return None
+    modifier, head = tokenize(found.group(1)), tokenize(found.group(2))
+    if len(modifier) != 1 or not head:
+        return None
+    heads = frozenset(head).union(*(kinds for kinds in _HEAD_KINDS if kinds & set(head)))
+    if forms:
+        return base_term(modifier[0]), frozenset(base_term(t) for t in heads)
+    return modifier[0], heads
+
+
+def _modifies_other_head(space: SearchSpace, record_id: str, compound: tuple[str, frozenset[str]],
+                         forms: bool) -> bool:
+    """Whether a record holds none of the head's words and uses the modifier before another
+    lower-case content word ("the cardiologist changed my blood thinner")."""
+    modifier, heads = compound
+    held = space.term_set(record_id)
+    if not (_with_bases(held) if forms else held).isdisjoint(heads):
+        return False
+    words = re.findall(r"[^\W_][\w'-]*", space.records[record_id]["statement"].replace("\u2019", "'"))
+    for word, after in zip(words, words[1:]):
+        terms = tokenize(word)
+        if terms and (base_term(terms[0]) if forms else terms[0]) == modifier and after.islower() and tokenize(after):
+            return True
+    return False
 
 
 # ``irregular_forms``: forms the Snowball stemmer leaves apart from their base word ("went", "goes"

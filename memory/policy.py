@@ -77,6 +77,8 @@ ADDED_KEYS = {
         ("features", "question_periods"): False,     # "last week", "two weeks ago" were only search words
         ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
         ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
+        ("features", "compound_heads"): False,   # 'my blood thinner' answered 'my blood type'
+        ("features", "favourite_objects"): False,   # 'my favourite film' was answered by the favourite author
         ("features", "age_answers"): False,   # 'how old' was answered by any record holding 'old' ('my old copy')
         ("features", "dispute_about_subject"): False,   # a dispute governed only a question sharing its words
         ("features", "speaker_with_relation"): False,   # a record opening 'My kids and I' was the kids' only

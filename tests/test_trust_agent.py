@@ -36,7 +36,8 @@ def test_how_old_asks_a_number_the_cars_record_does_not_hold(tmp_path):
     space = space_of([fact("car", "My car is a red Honda Civic."),
                       fact("van", "Our van is nine years old.")], tmp_path)
     assert support(space, "How old is my car?")["car"] == 0.0
-    assert support(space, "How old is my car?", off="predicate_required")["car"] > 0.2
+    # age_answers (trust-dev9) also holds "how old" to a stated age: both off for the old behaviour
+    assert support(space, "How old is my car?", off="predicate_required,age_answers")["car"] > 0.2
     assert support(space, "What colour is my car?")["car"] > 0.2
     assert support(space, "How old is our van?")["van"] > 0.2
 

@@ -23,7 +23,7 @@ ON = frozenset(name for name, value in SHIPPED["features"].items() if value)
 
 
 def support(space, question: str, *, off: str = "", caller: str = "u", **settings) -> dict[str, float]:
-    features = (lambda name: name in ON and name != off)
+    features = (lambda name: name in ON and name not in off.split(","))   # off: comma-separated
     measure = planner.support(space, question, dict(SETTINGS, **settings), features, caller)
     return {rid: round(measure(rid), 3) for rid in space.records}
 

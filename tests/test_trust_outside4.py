@@ -34,3 +34,34 @@ def test_how_old_is_didier_is_not_answered_by_his_old_copy(tmp_path):
                       turn("leo", "Bernard", "My grandson Léo is 7 and loves boats.")], tmp_path)
     assert support(space, "How old is Didier?", caller="bernard")["copy"] == 0.0
     assert support(space, "How old is Didier?", caller="bernard", off="age_answers")["copy"] > 0.2
+
+
+# -- favourite_objects: "my favourite film" asks a film, not the favourite author -----------------
+
+def test_my_favourite_film_is_not_answered_by_my_favourite_author(tmp_path):
+    space = space_of([fact("author", "The user's favourite author is Jean Giono.", key="user.fav_author"),
+                      fact("wine", "The user's favourite wine is Saint-Joseph.", key="user.fav_wine"),
+                      turn("copy", "Didier", "I'll lend you my old copy with the film photos.")], tmp_path)
+    # another kind of favourite, and a turn holding "film" that states no favourite at all
+    for rid in ("copy", "author", "wine"):
+        assert support(space, "What is my favourite film?")[rid] == 0.0, rid
+        assert support(space, "What is my favourite film?", off="favourite_objects")[rid] > 0.0, rid
+    # the twins: the kind asked, or another name of it, answers
+    assert support(space, "What is my favourite author?")["author"] > 0.5
+    assert support(space, "Who is my favourite writer?")["author"] > 0.0
+    assert support(space, "What is my favourite wine?")["wine"] > 0.5
+
+
+# -- compound_heads: "blood type" asks the type; "my blood thinner" is another thing ---------------
+
+def test_my_blood_type_is_not_answered_by_my_blood_thinner(tmp_path):
+    space = space_of([statement("thinner", "The cardiologist changed my blood thinner yesterday."),
+                      fact("riva", "I take rivaroxaban as a blood thinner.", key="user.medication"),
+                      fact("type", "I'm blood type O negative.", key="user.blood")], tmp_path)
+    for wrong in ("thinner", "riva"):
+        for question in ("What is my blood type?", "What's my blood group?"):
+            assert support(space, question)[wrong] == 0.0, (question, wrong)
+            assert support(space, question, off="compound_heads")[wrong] > 0.0, (question, wrong)
+    # the twins: the type stated answers, and the thinner answers what it is
+    assert support(space, "What is my blood type?")["type"] > 0.5
+    assert support(space, "What blood thinner do I take?")["riva"] > 0.5
