@@ -884,6 +884,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
     favourite = _asked_favourite(question, forms) if features("favourite_objects") else frozenset()
     compound = _asked_compound(question, forms) if features("compound_heads") else None
+    number = features("number_answers") and bool(_ASKS_NUMBER.search(question.replace("\u2019", "'")))
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     if features("asserted_support"):
@@ -958,6 +959,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0   # ``favourite_objects``: "favourite author" does not answer "my favourite film"
         if compound and _modifies_other_head(space, record_id, compound, forms):
             return 0.0   # ``compound_heads``: "my blood thinner" is no "blood type"
+        if number and not _states_number(space.records[record_id]["statement"]):
+            return 0.0   # ``number_answers``: "a Fairphone 4" names a model, states no phone number
         if ages and not _STATES_AGE.search(space.records[record_id]["statement"]):
             return 0.0   # ``age_answers``: "my old copy" states no age
         if where and not states_place(space.records[record_id]["statement"]):
@@ -1044,6 +1047,25 @@ def _states_other_favourite(space: SearchSpace, record_id: str, asked: frozenset
         return False   # a liking naming no favourite ("It's one of my favorites!") may be of the kind asked
     held = space.term_set(record_id)
     return (_with_bases(held) if forms else held).isdisjoint(asked)
+
+
+# ``number_answers``: "What's my home phone number?" asks a number; a record states one by the word
+# ("My lucky number is seven", "my number ends in 4421") or by a numeral standing alone ("call me on
+# 04 78 12 34 56", "I live at 12 rue Dumenge"), not by one ending a name ("a Fairphone 4", "an iPhone 15")
+_ASKS_NUMBER = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+(?:[^\W\d_][\w-]*\s+){0,2}"
+                          r"number\s*[?.!]*\s*$")
+_NUMBER_WORD = re.compile(r"(?i)\b(?:number|numbers|no\.|num)\b|#\s*\d")
+_NUMERAL = re.compile(r"(?<![\w-])(\+?\d[\d\s./-]*)")
+
+
+def _states_number(statement: str) -> bool:
+    if _NUMBER_WORD.search(statement):
+        return True
+    for found in _NUMERAL.finditer(statement):
+        before = statement[:found.start()].rstrip().split()
+        if not before or not any(c.isupper() for c in before[-1]) or before[-1].endswith((":", ",")):
+            return True   # not the end of a name ("Fairphone 4")
+    return False
 
 
 # ``age_answers``: "How old is Didier?" asks an age; a record states one by a number, a birth or a

@@ -65,3 +65,24 @@ def test_my_blood_type_is_not_answered_by_my_blood_thinner(tmp_path):
     # the twins: the type stated answers, and the thinner answers what it is
     assert support(space, "What is my blood type?")["type"] > 0.5
     assert support(space, "What blood thinner do I take?")["riva"] > 0.5
+
+
+# -- number_answers: "my phone number" asks a number; "a Fairphone 4" names a model ----------------
+
+def test_my_phone_number_is_not_answered_by_my_phones_model(tmp_path):
+    space = space_of([fact("phone", "The user's phone is a Fairphone 4.", key="user.phone"),
+                      fact("home", "The user's home is in the Croix-Rousse district of Lyon.", key="user.home"),
+                      fact("iphone", "My wife has an iPhone 15.", key="wife.phone")], tmp_path)
+    for question in ("What's my home phone number?", "What is my phone number?"):
+        for wrong in ("phone", "home"):
+            assert support(space, question)[wrong] == 0.0, (question, wrong)
+        assert support(space, question, off="number_answers")["phone"] > 0.0, question
+    assert support(space, "What is my wife's phone number?")["iphone"] == 0.0
+    assert support(space, "What is my wife's phone number?", off="number_answers")["iphone"] > 0.0
+    # the twins: a number stated answers, and the model answers what phone it is
+    space = space_of([fact("number", "My phone number ends in 4421.", key="user.phone_number"),
+                      fact("call", "Call me on 04 78 12 34 56.", key="user.call"),
+                      fact("model", "The user's phone is a Fairphone 4.", key="user.phone")], tmp_path)
+    assert support(space, "What is my phone number?")["number"] > 0.5
+    assert support(space, "What is my phone number?")["model"] == 0.0
+    assert support(space, "What phone do I have?")["model"] > 0.5
