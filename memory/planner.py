@@ -48,6 +48,20 @@ class PlanResult:
 _LIFTERS = 2
 
 
+def _smoother(weight: float, sources_of: Callable, scored_of: Callable, key_of: Callable) -> Callable:
+    """A record's smoothed score as ``SearchSpace._smoothed`` writes it: its own score plus
+    ``weight`` times the best score among the records it neighbours (``_smoothed_top`` and
+    ``_few_kept`` score the records they keep with it, on the same floats)."""
+    def smoothed(rid: str, score: float) -> float:
+        best = 0.0
+        for source in sources_of(rid):
+            value = scored_of(key_of(source), 0.0)
+            if value > best:
+                best = value
+        return score + weight * best if best > 0.0 else score
+    return smoothed
+
+
 class SearchSpace:
     """What the planner may read: one scope's index and the records it may return."""
 
@@ -200,14 +214,7 @@ class SearchSpace:
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
         scored_of = scored.get
-
-        def smoothed(rid: str, score: float) -> float:
-            best = 0.0
-            for source in sources_of(rid):
-                value = scored_of(key_of(source), 0.0)
-                if value > best:
-                    best = value
-            return score + weight * best if best > 0.0 else score
+        smoothed = _smoother(weight, sources_of, scored_of, key_of)
         exact: dict = {}                        # key -> smoothed score, of the kept records
         unscored: dict[str, None] = {}
         for key, score in pool:
@@ -267,14 +274,7 @@ class SearchSpace:
         weight = self.neighbour_weight
         neighbours_of, sources_of = self._neighbour_lookups()
         scored_of = scored.get
-
-        def smoothed(rid: str, score: float) -> float:
-            best = 0.0
-            for source in sources_of(rid):
-                value = scored_of(key_of(source), 0.0)
-                if value > best:
-                    best = value
-            return score + weight * best if best > 0.0 else score
+        smoothed = _smoother(weight, sources_of, scored_of, key_of)
         out = {rid: smoothed(rid, score) for rid, score in ranked.items()}   # in ``scored`` order
         floor = heapq.nlargest(limit, out.values())
         heapq.heapify(floor)

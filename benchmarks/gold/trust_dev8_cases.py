@@ -215,9 +215,10 @@ STORES = [
 ]
 
 
-def cases():
-    n = 801
-    for user, setup, qs in STORES:
+def cases(stores=None, first=801):
+    """The cases of ``stores`` (default: this file's), numbered from ``first`` (trust_dev9_cases too)."""
+    n = first
+    for user, setup, qs in STORES if stores is None else stores:
         for q, state, exp, forb, desc in qs:
             unknown = state == U
             yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,

@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trust_dev8_cases import fact, turn  # noqa: E402
+from trust_dev8_cases import cases as dev8_cases, fact, turn  # noqa: E402
 
 V, U = "VERIFIED", "UNKNOWN"
 
@@ -77,16 +77,7 @@ STORES = [
 
 
 def cases():
-    n = 901
-    for user, setup, qs in STORES:
-        for q, state, exp, forb, desc in qs:
-            unknown = state == U
-            yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,
-                   "setup": sorted(setup, key=lambda step: step["at"]),
-                   "query": {"text": q, "user": user, "as_of": None, "recorded_as_of": None, "include_inactive": False},
-                   "expect": {"knowledge_state": state, "reason_code": "insufficient_evidence" if unknown else None,
-                              "expected": exp, "forbidden": forb, "hard_negatives": [], "stale_or_retired_trap": False}}
-            n += 1
+    return dev8_cases(STORES, 901)
 
 
 if __name__ == "__main__":
