@@ -296,21 +296,13 @@ def update(store: Store, user: str, statement: str, *, key: str | None = None, r
                   valid_time={"from": option_instant(valid_from, "--from"), "to": None})
 
 
-# a word that says a statement is a negative ("not", "never", "don't", "no longer", "without")
-_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|cannot)\b|n't\b)")
-
-
-def negates(statement: str) -> bool:
-    """Whether a statement holds a negation word: what a ``negative`` record states."""
-    return bool(_NEGATION.search(statement.replace("\u2019", "'")))
-
-
 def update_notice(store: Store, user: str, statement: str, *, key: str | None = None,
                   record_id: str | None = None, kind: str | None = None) -> str | None:
     """What a caller should hear before ``update``: a negative record updated, without ``kind``,
     by a statement that negates nothing would stay a negative (and be read as one). None when
     there is nothing to say, or the record cannot be found (``update`` then says why)."""
-    if kind is not None or negates(statement):
+    from .decision import states_negation   # the decision's own test; here: a write never loads the read path
+    if kind is not None or states_negation(statement):
         return None
     scope = user_scope(user)
     try:
