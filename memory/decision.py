@@ -652,6 +652,24 @@ def confidence(eligible: list[Match], support_ratio: float, swap_ratio: float = 
     return max((m.coverage if m.support is None else m.support) for m in evidence)
 
 
+def sureness(eligible: list[Match], confidence: float) -> float:
+    """``features.abstention_sureness``: how sure an abstention is that the question cannot be
+    answered, a second signal beside ``confidence`` (the benchmarks' sureness curve ranks
+    abstentions by it). For a question naming one speaker (``Match.swapped`` measured): by how
+    much the question asked of another speaker is better supported than as asked — the best
+    swapped support minus the best support. "What did Caroline realize after her charity
+    race?" when Melanie's turns hold it and Caroline's share a word is sure (0.6 or more); "What
+    Console does Nate own?" when no turn of anyone holds it is not (0): nothing shows the
+    question is about the wrong person, only that the words are not there. Otherwise ungraded:
+    1 when the support test abstains (``confidence`` 0), minus ``confidence`` when it answers."""
+    matching = [m for m in eligible if m.coverage > 0]
+    swapped = [m.swapped for m in matching if m.swapped is not None]
+    if not swapped:
+        return 1.0 if confidence <= 0 else -confidence
+    best = max(((m.coverage if m.support is None else m.support) for m in matching if m.support != 0), default=0.0)
+    return max(swapped) - best
+
+
 def _outweighed(evidence: list[Match], blocked: list[tuple[Match, str]], support_ratio: float) -> bool:
     """A memory about the question exists but may not answer (rejected, retired, disputed...),
     the ledger names nothing that replaced it among the answers (no record of its memory_key

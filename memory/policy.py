@@ -71,6 +71,7 @@ ADDED_KEYS = {
         ("planner", "indefinite_weight"): 1,        # "anything" counted like any other term
         ("planner", "question_form_weight"): 1,     # "many" of "how many" a term an answer must hold
         ("features", "reply_answers"): False,        # a reply held only its own words
+        ("features", "abstention_sureness"): False,  # an answer carried no sureness (no sureness curve)
         ("features", "place_answers"): False,        # "where" answered by a record stating no place
         ("features", "question_idioms"): False,      # "for a living" read as "live"
         ("features", "dispute_governs"): False,      # a turn answered around a dispute about the question

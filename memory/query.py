@@ -325,7 +325,8 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     knowledge state and reason (``run_query``), and the answer's confidence — the best
     support among the eligible matches (0 when a record about someone else contests it,
     ``decision.support_ratio``): the query abstains when it is below ``decision.min_coverage``,
-    so sweeping that threshold over the confidences gives the abstention curve."""
+    so sweeping that threshold over the confidences gives the abstention curve. With
+    ``features.abstention_sureness`` the answer also holds its ``sureness`` (``decision.sureness``)."""
     evaluation = _evaluate(store, request)
     verdict = evaluation.verdict
     decision = store.policies.retrieval.decision
@@ -333,6 +334,8 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0), verdict.blocked,
                                        outweigh=store.policies.retrieval.feature("blocked_outweighs"))
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
+    if store.policies.retrieval.feature("abstention_sureness"):
+        answer["sureness"] = decide_mod.sureness(verdict.eligible, confidence)
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 
 

@@ -8,7 +8,8 @@ The store of the half is imported once into ``--store`` and reused (it keeps the
 created with, its own copy: delete the folder after a policy change). Each ``--set`` names a variant
 (several keys joined with ``,``); the shipped policy is always the first row. Prints, per variant,
 abstention precision / recall / false-abstention rate at the shipped decision and the abstention
-curve's dev operating point (``datasets.operating_point``).
+curve's dev operating point (``datasets.operating_point``), and the sureness curve's
+(``datasets.sureness_curve``, with ``features.abstention_sureness``).
 """
 from __future__ import annotations
 
@@ -83,8 +84,10 @@ def run(store: Store, questions: list[tuple]) -> list[dict]:
                                      outweigh=store.policies.retrieval.feature("blocked_outweighs"))
         matching = [m for m in verdict.eligible if m.coverage > 0]
         evidence = [m for m in matching if m.support != 0]
+        sure = decide_mod.sureness(verdict.eligible, conf) \
+            if store.policies.retrieval.feature("abstention_sureness") else None
         rows.append({"should_abstain": should, "abstained": verdict.knowledge_state == "UNKNOWN",
-                     "confidence": conf, "question": question, "scope": scope, **label,
+                     "confidence": conf, "sureness": sure, "question": question, "scope": scope, **label,
                      "best": max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0),
                      "swapped": max((m.swapped for m in matching if m.swapped is not None), default=None),
                      "supports": sorted(((m.coverage if m.support is None else m.support) for m in evidence),
@@ -99,10 +102,12 @@ def summary(rows: list[dict]) -> dict:
     abst = [r for r in rows if r["abstained"]]
     right = sum(1 for r in abst if r["should_abstain"])
     curve = ds.abstention_curve(rows)
+    sureness = ds.sureness_curve(rows)
     return {"precision": round(right / len(abst), 4) if abst else None,
             "recall": round(right / len(should), 4) if should else None,
             "false_abstention_rate": round(sum(1 for r in answerable if r["abstained"]) / len(answerable), 4),
-            "operating_point": ds.operating_point(curve), "curve": curve}
+            "operating_point": ds.operating_point(curve), "curve": curve,
+            "sureness_point": ds.operating_point(sureness) if sureness else None, "sureness_curve": sureness}
 
 
 def apply(data: dict, assignment: str) -> None:
@@ -142,9 +147,10 @@ def main(argv=None) -> int:
         seconds = time.perf_counter() - started
         s = summary(rows)
         results[variant] = {"rows": rows, **s}
-        op = s["operating_point"]
+        op, sp = s["operating_point"], s["sureness_point"]
+        keys = ('threshold', 'precision', 'recall', 'false_abstention_rate', 'abstained')
         print(f"{variant}: at decision P {s['precision']} R {s['recall']} FA {s['false_abstention_rate']} | "
-              f"op {op and {k: op[k] for k in ('threshold', 'precision', 'recall', 'false_abstention_rate')}}"
+              f"op {op and {k: op[k] for k in keys}} | sureness op {sp and {k: sp[k] for k in keys}}"
               + (f" | {seconds:.3f} s" if args.time else ""), flush=True)
     if args.dump:
         Path(args.dump).write_text(json.dumps(results, indent=1))

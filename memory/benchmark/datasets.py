@@ -90,6 +90,8 @@ class SearchOutcome:
     context_refs: list[list[str]] = field(default_factory=list)
     abstained: bool = False
     confidence: float | None = None   # the answer's confidence (ours only): the abstention curve
+    # how sure an abstention is that the question is unanswerable (ours, ``features.abstention_sureness``)
+    sureness: float | None = None
 
 
 Search = Callable[[str, str, str | None], SearchOutcome]
@@ -131,7 +133,7 @@ def _run_all(runners: dict[str, Callable], stopwatch: _Stopwatch, scope: str, qu
 def _truncated(outcome: SearchOutcome, limit: int) -> SearchOutcome:
     # Every system is judged on the same number of results, whatever its own default.
     return SearchOutcome(outcome.ranked_refs[:limit], outcome.context_refs[:limit], outcome.abstained,
-                         outcome.confidence)
+                         outcome.confidence, outcome.sureness)
 
 
 # --- LoCoMo -----------------------------------------------------------------------
@@ -190,6 +192,7 @@ def _locomo_row(category: int, gold: list[str], outcome: SearchOutcome) -> dict:
         "should_abstain": adversarial,
         "abstained": outcome.abstained,
         "confidence": outcome.confidence,
+        "sureness": outcome.sureness,
         "scores": _ranking_scores(outcome.ranked_refs, scored_gold),
         "with_context": _ranking_scores(groups, scored_gold),
     }
@@ -307,6 +310,7 @@ def _lme_row(item: Question, outcome: SearchOutcome) -> dict:
         "should_abstain": item.is_abstention,
         "abstained": outcome.abstained,
         "confidence": outcome.confidence,
+        "sureness": outcome.sureness,
         "scores": scores,
         "sessions": sessions,
     }
@@ -354,8 +358,10 @@ def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_
             kept = {system: [row for row in system_rows if row.get("half") == name] for system, system_rows in rows.items()}
             halves[name] = {"questions": len(kept[OURS]), "metrics": _summary(kept[OURS]),
                             "abstention_curve": abstention_curve(kept[OURS]),
+                            "abstention_sureness_curve": sureness_curve(kept[OURS]),
                             "baselines": {system: {"metrics": _summary(r)} for system, r in kept.items() if system != OURS}}
     dev_curve = halves.get("dev", {}).get("abstention_curve", [])
+    dev_sureness = halves.get("dev", {}).get("abstention_sureness_curve", [])
     return {
         "dataset": dataset,
         "questions": questions,
@@ -363,6 +369,9 @@ def _report(dataset: str, questions: int, rows: dict[str, list[dict]], category_
         "halves": halves,
         "abstention_curve": abstention_curve(rows[OURS]),
         "abstention_operating_point": {"chosen_on": "dev", "point": operating_point(dev_curve) if dev_curve else None},
+        "abstention_sureness_curve": sureness_curve(rows[OURS]),
+        "abstention_sureness_operating_point": {"chosen_on": "dev",
+                                                "point": operating_point(dev_sureness) if dev_sureness else None},
         "metrics": ours["metrics"],
         "by_category": ours["by_category"],
         "baselines": systems,
@@ -420,17 +429,34 @@ def abstention_curve(rows: list[dict]) -> list[dict]:
     rows = [row for row in rows if row.get("confidence") is not None]
     if not rows:
         return []
+    return [_point(threshold, rows, [row for row in rows if row["confidence"] <= threshold])
+            for threshold in CURVE_THRESHOLDS]
+
+
+SURENESS_THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 21))
+
+
+def sureness_curve(rows: list[dict]) -> list[dict]:
+    """Abstention precision, recall and false-abstention rate if the answer abstained whenever its
+    sureness (``SearchOutcome.sureness``, ``decision.sureness``: for a question naming a speaker,
+    by how much the question asked of another speaker is better supported than as asked) is at
+    or above each threshold; rows without one (the baselines, or ``features.abstention_sureness``
+    off) give an empty curve."""
+    rows = [row for row in rows if row.get("sureness") is not None]
+    if not rows:
+        return []
+    return [_point(threshold, rows, [row for row in rows if row["sureness"] >= threshold])
+            for threshold in SURENESS_THRESHOLDS]
+
+
+def _point(threshold: float, rows: list[dict], predicted: list[dict]) -> dict:
     should = sum(1 for row in rows if row["should_abstain"])
     answerable = len(rows) - should
-    curve = []
-    for threshold in CURVE_THRESHOLDS:
-        predicted = [row for row in rows if row["confidence"] <= threshold]
-        right = sum(1 for row in predicted if row["should_abstain"])
-        curve.append({"threshold": threshold, "abstained": len(predicted),
-                      "precision": _round(right / len(predicted)) if predicted else None,
-                      "recall": _round(right / should) if should else None,
-                      "false_abstention_rate": _round((len(predicted) - right) / answerable) if answerable else None})
-    return curve
+    right = sum(1 for row in predicted if row["should_abstain"])
+    return {"threshold": threshold, "abstained": len(predicted),
+            "precision": _round(right / len(predicted)) if predicted else None,
+            "recall": _round(right / should) if should else None,
+            "false_abstention_rate": _round((len(predicted) - right) / answerable) if answerable else None}
 
 
 def operating_point(curve: list[dict], *, precision: float = 0.90, false_abstention: float = 0.05) -> dict | None:

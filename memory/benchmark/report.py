@@ -221,16 +221,31 @@ def _html_halves(report: dict) -> str:
 
 
 def _html_abstention_curve(report: dict) -> str:
-    """Abstention precision / recall / false abstentions over the decision's threshold, per half."""
-    curves = [("all", report.get("abstention_curve") or [])]
-    curves += [(half, part.get("abstention_curve") or []) for half, part in (report.get("halves") or {}).items()]
+    """Abstention precision / recall / false abstentions over the decision's threshold, per half,
+    and over the abstentions' sureness (``features.abstention_sureness``) when measured."""
+    confidence = _html_curve(report, "abstention_curve", "abstention_operating_point",
+                             "Abstention over the decision threshold",
+                             "If the answer abstained whenever its confidence (the best support among eligible "
+                             "records) were at or below the threshold (the decision answers only above it).",
+                             "confidence")
+    sureness = _html_curve(report, "abstention_sureness_curve", "abstention_sureness_operating_point",
+                           "Abstention over its sureness",
+                           "If the answer abstained whenever its sureness (for a question naming a speaker: by "
+                           "how much the question asked of another speaker is better supported than as asked; "
+                           "otherwise whether the support test abstains) were at or above the threshold.",
+                           "sureness")
+    return "\n".join(part for part in (confidence, sureness) if part)
+
+
+def _html_curve(report: dict, key: str, point_key: str, title: str, text: str, name: str) -> str:
+    curves = [("all", report.get(key) or [])]
+    curves += [(half, part.get(key) or []) for half, part in (report.get("halves") or {}).items()]
     if not any(curve for _, curve in curves):
         return ""
-    point = (report.get("abstention_operating_point") or {}).get("point")
-    out = ["<h2>Abstention over the decision threshold</h2>",
-           "<p>If the answer abstained whenever its confidence (the best support among eligible records) were "
-           "at or below the threshold (the decision answers only above it). The operating point is chosen on "
-           "the dev half only: "
+    point = (report.get(point_key) or {}).get("point")
+    attribute = "threshold" if name == "confidence" else f"{name}-threshold"
+    out = [f"<h2>{escape(title)}</h2>",
+           f"<p>{escape(text)} The operating point is chosen on the dev half only: "
            + (escape(f"threshold {point['threshold']} (precision {point['precision']}, recall {point['recall']}, "
                      f"false abstentions {point['false_abstention_rate']}; target met: {point['meets_target']})")
               if point else "none") + ".</p>"]
@@ -238,12 +253,14 @@ def _html_abstention_curve(report: dict) -> str:
         if not curve:
             continue
         rows = "".join(
-            f"<tr data-curve=\"{escape(half)}\" data-threshold=\"{p['threshold']}\"><td class=\"num\">{p['threshold']}</td>"
+            f"<tr data-curve=\"{escape(half)}\" data-{attribute}=\"{p['threshold']}\">"
+            f"<td class=\"num\">{p['threshold']}</td>"
             f"<td class=\"num\">{p['abstained']}</td><td class=\"num\">{_fmt(p['precision'])}</td>"
             f"<td class=\"num\">{_fmt(p['recall'])}</td><td class=\"num\">{_fmt(p['false_abstention_rate'])}</td></tr>"
             for p in curve)
-        out.append(f"<details><summary>{escape(half)}</summary><table><tr><th>threshold</th><th>abstained</th>"
-                   f"<th>precision</th><th>recall</th><th>false abstention rate</th></tr>{rows}</table></details>")
+        out.append(f"<details><summary>{escape(half)} ({name})</summary><table><tr><th>{name} threshold</th>"
+                   f"<th>abstained</th><th>precision</th><th>recall</th><th>false abstention rate</th></tr>{rows}"
+                   "</table></details>")
     return "\n".join(out)
 
 

@@ -51,7 +51,8 @@ def engine_search(store: Store, limit: int):
                                                                     limit=limit))
         return SearchOutcome(ranked_refs=[e["source"]["ref"] for e in evidence],
                              context_refs=[[c["source"]["ref"] for c in e["context"]] for e in evidence],
-                             abstained=answer["knowledge_state"] == "UNKNOWN", confidence=confidence)
+                             abstained=answer["knowledge_state"] == "UNKNOWN", confidence=confidence,
+                             sureness=answer.get("sureness"))
     return search
 
 
