@@ -32,10 +32,10 @@ V, U = "VERIFIED", "UNKNOWN"
 STORES = [
     ("maya", [fact("tx-cycle", "maya", "I cycle about 12 km to the office every day.", 1, "user.commute"),
               fact("tx-sofar", "maya", "So far I cycle to the office each day without a fall.", 2),
-              fact("tx-dentist", "maya", "My dental check-ups are twice a year.", 1, "user.dentist"),
+              fact("tx-dentist", "maya", "I go to the dentist twice a year.", 1, "user.dentist"),
               fact("tx-dentist-turn", "maya", "I see the dentist tomorrow, my tooth hurts.", 2),
               fact("tx-parking", "maya", "My parking space costs too much.", 2),
-              fact("tx-parking-price", "maya", "I pay 90 euros a month for the parking.", 2),
+              fact("tx-parking-price", "maya", "I pay 90 euros a month for the parking space.", 2),
               fact("tx-physio", "maya", "My physio is called Nadia.", 1, "user.physio"),
               fact("tx-gym", "maya", "My gym membership renews in May.", 1, "user.gym"),
               fact("tx-bakery", "maya", "The bakery on my street is my favourite so far.", 1),
