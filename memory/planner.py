@@ -1098,7 +1098,8 @@ _ASKED_VALUES = (
     ("distance", re.compile(r"(?i)^\W*how\s+far\b")),
     # "how many times" counts events, which a record need not state as a frequency: not read here
     ("frequency", re.compile(r"(?i)^\W*how\s+(?:often|frequently|regularly)\b")),
-    ("amount", re.compile(r"(?i)^\W*how\s+much\b")),
+    ("amount", re.compile(r"(?i)^\W*how\s+much\b|^\W*what\s+(?:does|do|did|will|would)\b[^?]*\bcost\s*[?.!]*\s*$|"
+                          r"^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:price|cost|fee|rent|fare)s?\b")),
     ("duration", re.compile(r"(?i)^\W*how\s+long\b")),
     ("clock", re.compile(r"(?i)^\W*(?:at\s+)?what\s+time\b")),
     ("age", _ASKS_AGE),
@@ -1115,7 +1116,8 @@ _STATED_VALUES = {
     "distance": re.compile(r"(?i)\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
                            r"feet|foot|ft|blocks?|steps|stops)\b|\b" + _COUNT + r"[\s-]*(?:minutes?|mins?|hours?|hrs?)"
                            r"['\u2019]?\s+(?:walk|drive|ride|away|by\s+\w+|on\s+foot|from)\b|\b(?:next\s+door|"
-                           r"around\s+the\s+corner|down\s+the\s+road|across\s+the\s+(?:street|road))\b"),
+                           r"around\s+the\s+corner|down\s+the\s+road|across\s+the\s+(?:street|road)|not\s+far|far\s+away|"
+                           r"a\s+long\s+way|nearby|close\s+by|(?:within\s+)?walking\s+distance)\b"),
     "frequency": re.compile(r"(?i)\b(?:every|each|per)\s+(?:\w+\s+)?\w|\b(?:once|twice|thrice)\b|\b" + _COUNT +
                             r"\s+times\b|\b(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|"
                             r"hourly|always|usually|often|regularly|rarely|seldom|sometimes|occasionally|never|"

@@ -53,6 +53,9 @@ def test_the_form_of_a_question_reads_the_kind_of_value_it_asks():
     assert planner.asked_value("How far do I walk each day?") == "distance"
     assert planner.asked_value("How often do I see the cardiologist now?") == "frequency"
     assert planner.asked_value("How much does the mooring at Talloires cost?") == "amount"
+    assert planner.asked_value("What does the mooring cost?") == "amount"
+    assert planner.asked_value("What's the rent for my flat?") == "amount"
+    assert planner.asked_value("What does my wife do?") is None
     assert planner.asked_value("How long is my commute?") == "duration"
     assert planner.asked_value("What time does the pool open?") == "clock"
     assert planner.asked_value("Where is my boat moored now?") == "place"
@@ -68,7 +71,7 @@ def test_the_form_of_a_question_reads_the_kind_of_value_it_asks():
 
 @pytest.mark.parametrize("kind, statement, states", [
     ("distance", "Fewer bruises so far.", False), ("distance", "The station is 2 km away.", True),
-    ("distance", "It's ten minutes' walk from here.", True),
+    ("distance", "It's ten minutes' walk from here.", True), ("distance", "The beach is not far.", True),
     ("frequency", "I see the dentist tomorrow, my tooth hurts.", False), ("frequency", "I swim twice a week.", True),
     ("frequency", "The user's cardiology check-up is once a year.", True),
     ("amount", "My parking space costs too much.", False), ("amount", "My gym membership renews in May 2025.", False),
