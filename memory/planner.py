@@ -1144,7 +1144,8 @@ _STATED_VALUES = {
 _NOT_PLACES = re.compile(r"(?i)\b(?:in|at|on|by|around|within|past|from|to|until|till)\s+(?:the\s+)?(?:"
                          + _STATES_TIME.pattern[len("(?i)"):] + r"|christmas|easter|new\s+year|night|nights|dawn|dusk|"
                          r"\d{1,2}(?::\d\d)?|\d{4}|(?:the\s+)?(?:moment|end|start|beginning|time|times|least|most|"
-                         r"first|last|once|all|then|now|length|random|times|worst|best|latest|earliest))\b")
+                         r"first|last|once|all|then|now|length|random|times|worst|best|latest|earliest))\b"
+                         r"|\bto\s+[^\W\d_]+\s+(?:him|her|me|them|us|you|it)\b")   # "to teach him": a verb
 _YEAR_ONLY = re.compile(r"(?i)\b(?:in|since|until|till|by|of|from)\s+(?:[^\W\d_]+\s+)?(?:19|20)\d\d\b")
 # the kinds whose reading is sure enough that a record stating no value of them does not answer
 # (``typed_answers``); the others only order the evidence (``typed_evidence_order``)
@@ -1712,7 +1713,7 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
 _RELATION_OPENING = re.compile(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
                                r"[Mm]ost|[Ll]ast|[Nn]ext)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
                                r"(?:(?:[Tt]he\s+user's|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
-                               r"(?:,?\s+([A-Z][\w-]*))?")
+                               r"(?:,?\s+([A-ZÀ-ÖØ-Þ][\w-]*))?")
 
 
 def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -1731,10 +1732,10 @@ def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str]
 
 
 # a fact that opens with someone's name and a verb: "Karim plays padel every Thursday."
-_NAMED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
+_NAMED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
 # ``negated_openings``: the same opening with a negation or a frequency word before the verb ("Tom
 # doesn't eat meat", "Marta never drinks coffee", "Leo does not smoke")
-_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
+_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
                                     r"wasn't|hasn't|hadn't|can't|cannot|won't|never|no\s+longer|always|often|"
                                     r"usually|rarely|seldom|still|only)\s+[a-z]")
 _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "our", "her", "his", "their",
@@ -1782,11 +1783,11 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "", statement
     without a speaker ("Jordan works as a software engineer." added without a memory_key), and a
     name a fact gives a relation anywhere in it ("My partner is called Jordan.", ``_relation_names``)."""
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
-    text = _folded(question.replace("\u2019", "'"))
+    text = question.replace("\u2019", "'")   # as the index holds it: "Élodie" is "élodi" there, not "elodi"
     found: set[str] = set()
-    for word in re.findall(r"\b[A-Z][\w-]+", text):
+    for word in re.findall(r"\b[A-ZÀ-ÖØ-Þ][\w-]+", text):
         for term in tokenize(word):
-            if term in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
+            if term in own or _folded(term) in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
                 continue
             for record_id in space.index.scores([term]):
                 record = space.records.get(record_id) if record_id in space.records else None
@@ -1809,7 +1810,7 @@ def _is_turn(record: dict) -> bool:
 # ``relation_names``: how a fact names the owner's relation: "my brother Luca", "my brother, Luca",
 # "my brother is called Luca", "Luca is my brother", "Luca, my brother, ..." (the owner: my, our, the
 # user's, the caller's name's)
-_LINK_NAME = r"([A-Z][\w-]*)"
+_LINK_NAME = r"([A-ZÀ-ÖØ-Þ][\w-]*)"
 _LINK_RELATION = r"([a-z][\w-]*)"
 
 

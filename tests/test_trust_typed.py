@@ -164,3 +164,16 @@ def test_only_the_answers_citations_move_not_the_ranking_a_retrieval_caller_gets
     gold.run_gold(cases, query_fn=eligible)
     gold.run_gold(cases, query_fn=lambda store, request: eligible(store, request, off=True))
     assert ranked[True] == ranked[False]
+
+
+# -- about the right subject: a name with an accented capital is a name ---------------------------------
+
+def test_a_name_opening_with_an_accented_capital_is_the_subject_asked(store):
+    """"Élodie" is a name as "Elodie" is: the relation's name ("The user's daughter Élodie ...") and
+    the person the question asks about are read, so the owner's own job does not answer hers."""
+    add(store, "The user is a retired hydraulic engineer who worked for the river company.", "user.job", "tx-job")
+    add(store, "The user's daughter Élodie works as a pharmacist.", "user.daughter_job", "tx-elodie")
+    add(store, "The user's daughter is Élodie, who lives in Grenoble.", "user.daughter", "tx-daughter")
+    answer = ask(store, "What does Élodie do for work?")
+    assert answer["knowledge_state"] == "VERIFIED"
+    assert [e["statement"] for e in answer["evidence"]] == ["The user's daughter Élodie works as a pharmacist."]
