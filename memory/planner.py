@@ -882,6 +882,11 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if ages:   # ``age_answers``: "My grandson Léo is 7" holds the "old" of "How old is my grandson?"
         share_of_aged = share
         share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
+    typed = asked_value(question) if features("typed_answers") else None
+    typed = typed if typed in CONFIDENT_VALUES else None
+    if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
+        share_of_typed = share
+        share = lambda held: share_of_typed(held | _FORM_WORDS[typed])  # noqa: E731
     favourite = _asked_favourite(question, forms) if features("favourite_objects") else frozenset()
     compound = _asked_compound(question, forms) if features("compound_heads") else None
     number = features("number_answers") and bool(_ASKS_NUMBER.search(question.replace("\u2019", "'")))
@@ -921,6 +926,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     replies = sentences and features("reply_answers")
 
     def measure(record_id: str) -> float:
+        if typed and not states_value(typed, space.records[record_id]["statement"]):
+            return 0.0   # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
         if required or speakers:
@@ -1078,6 +1085,151 @@ _STATES_AGE = re.compile(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|wer
                          r"age\s+of)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
                          + _AGE_NUMBER + r"\b|\b" + _AGE_NUMBER + r"[\s-]+(?:years?|yrs?|months?)\b")
 _OLD_TERMS = frozenset(tokenize("old"))
+
+
+# ``typed_answers``: what a question asks for, read from how it is put — a distance ("how far"), a
+# frequency ("how often"), an amount ("how much"), a duration ("how long"), a clock time ("what time"),
+# a date ("when"), a person ("who"), a place ("where"), an age ("how old"), a number ("my phone number")
+# — and whether a record states a value of that kind. The readings of ``place_answers``, ``age_answers``
+# and ``number_answers`` are three of them; those keys still decide their own support.
+_COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+          r"thirty|forty|fifty|sixty|hundred|thousand|half|a\s+few|few|several|a\s+couple\s+of|couple\s+of)")
+_ASKED_VALUES = (
+    ("distance", re.compile(r"(?i)^\W*how\s+far\b")),
+    # "how many times" counts events, which a record need not state as a frequency: not read here
+    ("frequency", re.compile(r"(?i)^\W*how\s+(?:often|frequently|regularly)\b")),
+    ("amount", re.compile(r"(?i)^\W*how\s+much\b|^\W*what\s+(?:does|do|did|will|would)\b[^?]*\bcost\s*[?.!]*\s*$|"
+                          r"^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:price|cost|fee|rent|fare)s?\b")),
+    ("duration", re.compile(r"(?i)^\W*how\s+long\b")),
+    ("clock", re.compile(r"(?i)^\W*(?:at\s+)?what\s+time\b")),
+    ("age", _ASKS_AGE),
+    ("place", _ASKS_WHERE),
+    ("date", re.compile(r"(?i)^\W*(?:when\b|(?:on\s+)?what\s+(?:day|date|year|month)\b)")),
+    ("person", re.compile(r"(?i)^\W*(?:who|whom)\b")),
+)
+# the word of the question's form that a stated value stands for ("far" in "How far is the station?":
+# "The station is 2 km away" holds it), as "old" for an age
+_FORM_WORDS = {"distance": frozenset(tokenize("far")), "frequency": frozenset(tokenize("often frequently")),
+               "amount": frozenset(tokenize("much")), "duration": frozenset(tokenize("long")),
+               "clock": frozenset(tokenize("time"))}
+_STATED_VALUES = {
+    "distance": re.compile(r"(?i)\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+                           r"feet|foot|ft|blocks?|steps|stops)\b|\b" + _COUNT + r"[\s-]*(?:minutes?|mins?|hours?|hrs?)"
+                           r"['\u2019]?\s+(?:walk|drive|ride|away|by\s+\w+|on\s+foot|from)\b|\b(?:next\s+door|"
+                           r"around\s+the\s+corner|down\s+the\s+road|across\s+the\s+(?:street|road)|not\s+far|far\s+away|"
+                           r"a\s+long\s+way|nearby|close\s+by|(?:within\s+)?walking\s+distance)\b"),
+    "frequency": re.compile(r"(?i)\b(?:every|each|per)\s+(?:\w+\s+)?\w|\b(?:once|twice|thrice)\b|\b" + _COUNT +
+                            r"\s+times\b|\b(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|"
+                            r"hourly|always|usually|often|regularly|rarely|seldom|sometimes|occasionally|never|"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings|nights)\b|"
+                            r"\bnow\s+and\s+(?:then|again)\b|\bfrom\s+time\s+to\s+time\b|\ba\s+(?:day|week|month|year)\b"),
+    "amount": re.compile(r"(?i)[$€£¥]|\b(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|cents?|pence|bucks|quid|"
+                         r"free|nothing|kg|kilos?|kilograms?|grams?|g|lbs?|litres?|liters?|cups?|glasses|bottles?|"
+                         r"percent|dozen|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                         r"twenty|thirty|forty|fifty|hundred|thousand|million)\b|(?<![\w-])\d(?![\d-]*\s*(?:st|nd|rd|"
+                         r"th)\b)"),
+    "duration": re.compile(r"(?i)\b" + _COUNT + r"[\s-]*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
+                           r"fortnights?|months?|years?|decades?|km|kilomet(?:re|er)s?|miles?|metres?|meters?|m|"
+                           r"feet|foot|ft|pages?|episodes?)\b|\b(?:since|ages|overnight|all\s+(?:day|night|week))\b"),
+    "clock": re.compile(r"(?i)\b\d{1,2}(?:[:.h]\d\d)\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)(?!\w)|\b(?:noon|"
+                        r"midday|midnight|dawn|dusk|sunrise|sunset|morning|mornings|afternoon|afternoons|evening|"
+                        r"evenings|night|nights|tonight|early|late|lunchtime|bedtime|breakfast|lunch|dinner)\b|"
+                        r"\b(?:half\s+past|quarter\s+(?:past|to))\b"),
+    "date": re.compile(_STATES_TIME.pattern + r"|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bago\b|"
+                       r"\b(?:last|next|this)\s+\w+"),
+    "person": re.compile(r"(?<=\s)(?:[A-Z][\w'\u2019-]+)|\b(?:I|me|we|us|he|him|she|they|them)\b|(?i:\b(?:my|our|his|her|"
+                         r"their)\s+\w+)"),
+}
+# a word of place before a time or in an idiom: no place ("at Christmas", "in May", "at least", "in time")
+_NOT_PLACES = re.compile(r"(?i)\b(?:in|at|on|by|around|within|past|from|to|until|till)\s+(?:the\s+)?(?:"
+                         + _STATES_TIME.pattern[len("(?i)"):] + r"|christmas|easter|new\s+year|night|nights|dawn|dusk|"
+                         r"\d{1,2}(?::\d\d)?|\d{4}|(?:the\s+)?(?:moment|end|start|beginning|time|times|least|most|"
+                         r"first|last|once|all|then|now|length|random|times|worst|best|latest|earliest))\b"
+                         r"|\bto\s+[^\W\d_]+\s+(?:him|her|me|them|us|you|it)\b")   # "to teach him": a verb
+_YEAR_ONLY = re.compile(r"(?i)\b(?:in|since|until|till|by|of|from)\s+(?:[^\W\d_]+\s+)?(?:19|20)\d\d\b")
+# the kinds whose reading is sure enough that a record stating no value of them does not answer
+# (``typed_answers``); the others only order the evidence (``typed_evidence_order``)
+CONFIDENT_VALUES = frozenset({"distance", "frequency", "amount", "clock"})
+
+
+def asked_value(question: str) -> str | None:
+    """The kind of value a question asks for (``_ASKED_VALUES``: "How far do I walk each day?" ->
+    distance), "number" for one ending "my … number", None when its form says none ("What car do I
+    drive?": its head noun says, ``answer_type``)."""
+    text = question.replace("\u2019", "'")
+    for kind, asks in _ASKED_VALUES:
+        if asks.match(text):
+            return kind
+    return "number" if _ASKS_NUMBER.search(text) else None
+
+
+def states_value(kind: str, statement: str) -> bool:
+    """Whether a statement states a value of ``kind`` (``asked_value``): "I swim twice a week" a
+    frequency, "The station is 2 km away" a distance, "costs too much" no amount, "so far" no
+    distance, "in 2024" no amount."""
+    text = statement.replace("\u2019", "'")
+    if kind == "place":   # "at Christmas", "on Friday", "at least" say when or how, not where
+        return states_place(_NOT_PLACES.sub(" ", text))
+    if kind == "age":
+        return bool(_STATES_AGE.search(text))
+    if kind == "number":
+        return _states_number(text)
+    if kind == "amount":
+        text = _YEAR_ONLY.sub(" ", text)
+    stated = _STATED_VALUES.get(kind)
+    return True if stated is None else bool(stated.search(text))
+
+
+# ``typed_evidence_order``: the verb a question asks who did ("Who proposed the book?": proposed), or
+# what its subject is doing ("What is the book club reading at the moment?": reading)
+_AUXILIARIES = frozenset("is are was were be been do does did has have had will would can could should shall "
+                         "may might must".split())
+_ASKS_WHO_DID = re.compile(r"(?i)^\W*who\s+([^\W\d_][\w-]*)\b")
+_ASKS_DOING = re.compile(r"(?i)^\W*what\s+(?:is|are|was|were)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+|"
+                         r"[^\W\d_][\w-]*'s\s+)?(?:[^\W\d_][\w-]*\s+){0,3}?([^\W\d_][\w-]*ing)\s*(?:$|[?.!]|"
+                         r"(?:at|on|in|this|these|now|right|today|tonight|lately|currently|for|to|with|about)\b)")
+
+
+def asked_verb(question: str) -> str | None:
+    """The term of the verb a question asks of its subject ("Who proposed …?": propos; "What is the
+    choir singing this season?": sing), or None."""
+    text = question.replace("\u2019", "'")
+    found = _ASKS_WHO_DID.match(text)
+    if found and found.group(1).lower() not in _AUXILIARIES:
+        word = found.group(1)
+    else:
+        found = _ASKS_DOING.match(text)
+        if not found:
+            return None
+        word = found.group(1)
+    terms = tokenize(word)
+    return terms[0] if len(terms) == 1 else None
+
+
+def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | None:
+    """``typed_evidence_order``: statement -> whether it answers what the question asks, as its form
+    reads: it states a value of the kind asked (``asked_value``), holds the kind of thing named after
+    a leading what/which (``answer_type``: "What car do I drive now?" / "My car is a …") and the verb
+    asked of the subject (``asked_verb``: "Who proposed …?" / "… I proposed it"). None when the
+    question's form reads none of them."""
+    kind = asked_value(question)
+    head = answer_type(question) if kind is None else None   # "what time": the kind says
+    verb = asked_verb(question)
+    if forms:
+        head = base_term(head) if head else head
+        verb = base_term(verb) if verb else verb
+    if kind is None and head is None and verb is None:
+        return None
+
+    def answers(statement: str) -> bool:
+        if kind is not None and not states_value(kind, statement):
+            return False
+        if head is None and verb is None:
+            return True
+        held = frozenset(tokenize(statement))
+        held = _with_bases(held) if forms else held
+        return (head is None or head in held) and (verb is None or verb in held)
+    return answers
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called
@@ -1561,7 +1713,7 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
 _RELATION_OPENING = re.compile(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
                                r"[Mm]ost|[Ll]ast|[Nn]ext)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
                                r"(?:(?:[Tt]he\s+user's|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
-                               r"(?:,?\s+([A-Z][\w-]*))?")
+                               r"(?:,?\s+([A-ZÀ-ÖØ-Þ][\w-]*))?")
 
 
 def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -1580,10 +1732,10 @@ def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str]
 
 
 # a fact that opens with someone's name and a verb: "Karim plays padel every Thursday."
-_NAMED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
+_NAMED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
 # ``negated_openings``: the same opening with a negation or a frequency word before the verb ("Tom
 # doesn't eat meat", "Marta never drinks coffee", "Leo does not smoke")
-_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-Z][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
+_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
                                     r"wasn't|hasn't|hadn't|can't|cannot|won't|never|no\s+longer|always|often|"
                                     r"usually|rarely|seldom|still|only)\s+[a-z]")
 _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "our", "her", "his", "their",
@@ -1631,11 +1783,11 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "", statement
     without a speaker ("Jordan works as a software engineer." added without a memory_key), and a
     name a fact gives a relation anywhere in it ("My partner is called Jordan.", ``_relation_names``)."""
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
-    text = _folded(question.replace("\u2019", "'"))
+    text = question.replace("\u2019", "'")   # as the index holds it: "Élodie" is "élodi" there, not "elodi"
     found: set[str] = set()
-    for word in re.findall(r"\b[A-Z][\w-]+", text):
+    for word in re.findall(r"\b[A-ZÀ-ÖØ-Þ][\w-]+", text):
         for term in tokenize(word):
-            if term in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
+            if term in own or _folded(term) in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
                 continue
             for record_id in space.index.scores([term]):
                 record = space.records.get(record_id) if record_id in space.records else None
@@ -1658,7 +1810,7 @@ def _is_turn(record: dict) -> bool:
 # ``relation_names``: how a fact names the owner's relation: "my brother Luca", "my brother, Luca",
 # "my brother is called Luca", "Luca is my brother", "Luca, my brother, ..." (the owner: my, our, the
 # user's, the caller's name's)
-_LINK_NAME = r"([A-Z][\w-]*)"
+_LINK_NAME = r"([A-ZÀ-ÖØ-Þ][\w-]*)"
 _LINK_RELATION = r"([a-z][\w-]*)"
 
 

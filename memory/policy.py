@@ -79,6 +79,8 @@ ADDED_KEYS = {
         ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
         ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
+        ("features", "typed_answers"): False,   # 'how far' was answered by any record holding 'far' ('so far')
+        ("features", "typed_evidence_order"): False,   # evidence in rank order, a record not stating what is asked first
         ("features", "compound_heads"): False,   # 'my blood thinner' answered 'my blood type'
         ("features", "favourite_objects"): False,   # 'my favourite film' was answered by the favourite author
         ("features", "age_answers"): False,   # 'how old' was answered by any record holding 'old' ('my old copy')

@@ -255,7 +255,52 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 scope_label=f"user:{request.user}", query_terms=terms,
                                 question=request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))
+    if retrieval.feature("typed_evidence_order") and verdict.evidence:
+        verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
+                                       forms=retrieval.feature("irregular_forms"))
+    if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
+        verdict.missing_conditions = _typed_missing(verdict, request.text, f"user:{request.user}")
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True) -> list:
+    """``features.typed_evidence_order``: the evidence of an answer, first the records that answer
+    what the question asks as its form reads it (``planner.answers_asked``: "How far do I walk each
+    day?" / "… about 5 km every day", not "Fewer bruises so far"), among them a current keyed fact
+    before a conversation turn that mentions the same ("What car do I drive now?": "My car is a
+    Renault Zoe" before "I'll drive you to the clinic, the Zoe has room"), each part in rank order.
+    Only records sufficient alone are moved up; a question whose form reads nothing keeps the rank
+    order. Only the answer's citations move: the ranking a retrieval caller gets is the planner's."""
+    answers = planner.answers_asked(question, forms)
+    if answers is None:
+        return evidence
+
+    def place(item: tuple[int, decide_mod.Match]) -> tuple:
+        at, match = item
+        if not match.sufficient(min_coverage) or not answers(match.record["statement"]):
+            return (1, 1, at)
+        keyed = match.record["kind"] != "episode" and bool(match.record["memory_key"])
+        return (0, 0 if keyed else 1, at)
+    return [match for _, match in sorted(enumerate(evidence), key=place)]
+
+
+# what an UNKNOWN names as missing when no record states the kind of value a question asks
+_VALUE_WORDS = {"distance": "a distance (the question asks how far)",
+                "frequency": "a frequency (the question asks how often)",
+                "amount": "an amount (the question asks how much)",
+                "clock": "a time of day (the question asks what time)"}
+
+
+def _typed_missing(verdict: decide_mod.Decision, question: str, scope_label: str) -> list[str]:
+    """``features.typed_answers``: an insufficient_evidence UNKNOWN to a question asking a kind of
+    value (``planner.CONFIDENT_VALUES``) that no eligible record matching it states names that kind
+    first: "How far is the bakery?" with only "The bakery on my street is my favourite so far."
+    misses a distance, not the words "far" or "bakery"."""
+    kind = planner.asked_value(question)
+    if kind not in planner.CONFIDENT_VALUES or any(
+            m.coverage > 0 and planner.states_value(kind, m.record["statement"]) for m in verdict.eligible):
+        return verdict.missing_conditions
+    return [f"an active record in scope {scope_label} that states {_VALUE_WORDS[kind]}"] + verdict.missing_conditions
 
 
 def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bool]:
