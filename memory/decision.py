@@ -774,9 +774,9 @@ _FILLER_TEXT = ("call calls called calling go goes went gone going take takes to
                 "get gets got getting make makes made do does did done have has had say says said tell told "
                 "think thought know knew known want wanted use used happen happened come came thing things "
                 "user kind sort type")
-_FILLER = frozenset(('call', 'go', 'goe', 'went', 'gone', 'take', 'took', 'taken', 'like', 'get', 'got', 'make',
-                     'made', 'done', 'say', 'said', 'tell', 'told', 'think', 'thought', 'know', 'knew', 'known',
-                     'want', 'use', 'happen', 'come', 'came', 'thing', 'user', 'kind', 'sort', 'type'))
+_FILLER = frozenset(("call", "go", "goe", "went", "gone", "take", "took", "taken", "like", "get", "got", "make",
+                     "made", "done", "say", "said", "tell", "told", "think", "thought", "know", "knew", "known",
+                     "want", "use", "happen", "come", "came", "thing", "user", "kind", "sort", "type"))
 
 
 def _uncovered_words(question: str, caller: str, covered: Callable[[str], bool]) -> list[str]:
