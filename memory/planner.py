@@ -758,14 +758,20 @@ _CLASSES_TEXT = (
     "instrument: guitar piano violin cello drums flute saxophone trumpet ukulele keyboard clarinet harp")
 
 
-@lru_cache(maxsize=1)
+# class term -> the terms of its kinds, written out as ``tokenize`` gives them (``_CLASSES_TEXT``): no
+# stemming in every query process
+_CLASSES = {
+    "pet": frozenset(("cat", "kitten", "dog", "puppi", "hamster", "rabbit", "bunni", "parrot", "budgi", "goldfish",
+                      "guinea", "tortois", "turtl", "snake", "lizard", "ferret", "gerbil")),
+    "vehicl": frozenset(("car", "van", "truck", "lorri", "motorbik", "motorcycl", "scooter", "jeep", "suv")),
+    "instrument": frozenset(("guitar", "piano", "violin", "cello", "drum", "flute", "saxophon", "trumpet", "ukulel",
+                             "keyboard", "clarinet", "harp")),
+}
+
+
 def _classes() -> dict[str, frozenset[str]]:
     """class term -> the terms of its kinds (``_CLASSES_TEXT``)."""
-    found = {}
-    for group in _CLASSES_TEXT.split(";"):
-        name, kinds = group.split(":")
-        found[tokenize(name)[0]] = frozenset(tokenize(kinds))
-    return found
+    return _CLASSES
 
 
 def class_kinds(question: str) -> dict[str, frozenset[str]]:
@@ -1014,16 +1020,16 @@ _FAVOURITE_KINDS_TEXT = ("author writer novelist", "film movie", "colour color",
                          "band group", "meal dish food", "sport game", "tv television show series",
                          "singer musician artist")
 _FAVOURITE_KINDS = [frozenset(terms) for terms in (
-    ('author', 'writer', 'novelist'),
-    ('film', 'movi'),
-    ('colour', 'color'),
-    ('song', 'tune', 'track'),
-    ('book', 'novel'),
-    ('band', 'group'),
-    ('meal', 'dish', 'food'),
-    ('sport', 'game'),
-    ('tv', 'televis', 'show', 'seri'),
-    ('singer', 'musician', 'artist'),
+    ("author", "writer", "novelist"),
+    ("film", "movi"),
+    ("colour", "color"),
+    ("song", "tune", "track"),
+    ("book", "novel"),
+    ("band", "group"),
+    ("meal", "dish", "food"),
+    ("sport", "game"),
+    ("tv", "televis", "show", "seri"),
+    ("singer", "musician", "artist"),
 )]
 
 
@@ -1090,12 +1096,12 @@ _STATES_AGE = re.compile(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|wer
                          r"age\s+of)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
                          + _AGE_NUMBER + r"\b|\b" + _AGE_NUMBER + r"[\s-]+(?:years?|yrs?|months?)\b")
 _OLD_TERMS_TEXT = "old"
-_OLD_TERMS = frozenset(('old',))
+_OLD_TERMS = frozenset(("old",))
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called
 _NAME_TERMS_TEXT = "name names named called call"
-_NAME_TERMS = frozenset(('name', 'call'))
+_NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
@@ -1322,8 +1328,8 @@ def yes_no_object(question: str) -> frozenset[str]:
 
 # words that say how often, which set the scene as the words that say when do ("every morning")
 _HOW_OFTEN_TEXT = "every each daily weekly monthly yearly nightly usually often always sometimes regularly"
-_HOW_OFTEN = frozenset(('everi', 'daili', 'week', 'month', 'year', 'night', 'usual', 'often', 'alway', 'sometim',
-                        'regular'))
+_HOW_OFTEN = frozenset(("everi", "daili", "week", "month", "year", "night", "usual", "often", "alway", "sometim",
+                        "regular"))
 
 
 # ``when_only_abstains``: a phrase that sets when ("in the morning", "every morning", "on Fridays")
@@ -1349,9 +1355,9 @@ def _scene_terms(question: str) -> frozenset[str]:
 
 _EVERY = re.compile(r"(?i)(?:every|each)\b")
 _MONTH_TERMS_TEXT = _TIME_WORDS_TEXT.split(" Monday")[0]
-_MONTH_TERMS = frozenset(('januari', 'februari', 'march', 'april', 'may', 'june', 'juli', 'august', 'septemb',
-                          'octob', 'novemb', 'decemb', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept',
-                          'oct', 'nov', 'dec'))
+_MONTH_TERMS = frozenset(("januari", "februari", "march", "april", "may", "june", "juli", "august", "septemb",
+                          "octob", "novemb", "decemb", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+                          "oct", "nov", "dec"))
 
 
 def _beyond_when(share: Callable, weights: dict[str, float], scene: frozenset[str],
@@ -1416,8 +1422,8 @@ def key_terms(question: str, caller: str = "") -> list[str]:
 # what a question asks *for* about a thing, whose value a record states without the word ("Sam has
 # a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
 _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
-_ATTRIBUTES = frozenset(('name', 'call', 'type', 'kind', 'sort', 'colour', 'color', 'number', 'size', 'age', 'price',
-                         'cost', 'address', 'amount'))
+_ATTRIBUTES = frozenset(("name", "call", "type", "kind", "sort", "colour", "color", "number", "size", "age", "price",
+                         "cost", "address", "amount"))
 # ``owner_attributes``: "my name", "my age", "my favourite colour" ask an attribute of the owner
 _OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
                               r"(?:%s)\b(?!')" % "|".join(_ATTRIBUTES_TEXT.split()))
@@ -1429,7 +1435,7 @@ _OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full
 _ASKED_COMPOUND = re.compile(r"(?i)\b(?:my|our|your|his|her|their)\s+([^\W\d_][\w-]*)\s+(%s|group)\s*[?.!]*\s*$"
                              % "|".join(_ATTRIBUTES_TEXT.split()))
 _HEAD_KINDS_TEXT = ("type group kind sort", "colour color", "name called named")
-_HEAD_KINDS = [frozenset(terms) for terms in (('type', 'group', 'kind', 'sort'), ('colour', 'color'), ('name', 'call'))]
+_HEAD_KINDS = [frozenset(terms) for terms in (("type", "group", "kind", "sort"), ("colour", "color"), ("name", "call"))]
 
 
 def _asked_compound(question: str, forms: bool) -> tuple[str, frozenset[str]] | None:
@@ -1545,10 +1551,10 @@ def _based_weights(space: SearchSpace, weights: dict[str, float]) -> dict[str, f
 _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days week weeks weekend month months year "
                     "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
                     "season moment now mid early late")
-_WHEN_NOUNS = frozenset(('end', 'start', 'begin', 'middl', 'last', 'next', 'first', 'time', 'day', 'week', 'weekend',
-                         'month', 'year', 'morn', 'afternoon', 'evening', 'night', 'today', 'tomorrow', 'yesterday',
-                         'spring', 'summer', 'autumn', 'fall', 'winter', 'season', 'moment', 'now', 'mid', 'earli',
-                         'late'))
+_WHEN_NOUNS = frozenset(("end", "start", "begin", "middl", "last", "next", "first", "time", "day", "week", "weekend",
+                         "month", "year", "morn", "afternoon", "evening", "night", "today", "tomorrow", "yesterday",
+                         "spring", "summer", "autumn", "fall", "winter", "season", "moment", "now", "mid", "earli",
+                         "late"))
 # every term that says when (``planner.unseen_time_weight``): "who is my manager now?"
 _WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
 WHEN_TERMS = _WHEN_TERMS   # ``decision.follow_turns``: they name no thing a later turn may call off
@@ -2193,9 +2199,9 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
 # allergic to anything?" is answered by "... allergic to penicillin")
 _INDEFINITES_TEXT = ("anything something everything nothing anyone someone everyone nobody anybody somebody "
                      "everybody anywhere somewhere everywhere nowhere sometime anytime whatever whoever")
-_INDEFINITES = frozenset(('anyth', 'someth', 'everyth', 'noth', 'anyon', 'someon', 'everyon', 'nobodi', 'anybodi',
-                          'somebodi', 'everybodi', 'anywher', 'somewher', 'everywher', 'nowher', 'sometim', 'anytim',
-                          'whatev', 'whoever'))
+_INDEFINITES = frozenset(("anyth", "someth", "everyth", "noth", "anyon", "someon", "everyon", "nobodi", "anybodi",
+                          "somebodi", "everybodi", "anywher", "somewher", "everywher", "nowher", "sometim", "anytim",
+                          "whatev", "whoever"))
 
 
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:

@@ -48,3 +48,13 @@ def test_importing_the_read_path_stems_no_word():
                           timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "True"]
+
+
+def test_the_class_words_are_the_terms_of_their_words():
+    built = {}
+    for group in planner._CLASSES_TEXT.split(";"):
+        name, kinds = group.split(":")
+        built[tokenize(name)[0]] = frozenset(tokenize(kinds))
+    assert planner._classes() == built
+    assert [(name, list(kinds)) for name, kinds in planner._classes().items()] == \
+        [(name, list(kinds)) for name, kinds in built.items()]
