@@ -551,9 +551,9 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
     # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
-    said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
-    if said_by is not None:
-        keep = lambda items: said_by(items, speakers)  # noqa: E731
+    speaker_filter = getattr(space.records, "speaker_filter", None)     # a store's current view: by column
+    if speaker_filter is not None:
+        keep = speaker_filter(speakers)
     else:
         speaker = space.speaker
         keep = lambda items: [(rid, s) for rid, s in items if speaker(rid) in speakers]  # noqa: E731
@@ -1935,12 +1935,19 @@ def _speaks_about(space: SearchSpace, record_id: str, speakers: list[str]) -> bo
     return not about.isdisjoint(speakers)
 
 
+@lru_cache(maxsize=4096)
+def _word_pattern(word: str) -> re.Pattern:
+    """A speaker's name word, folded, as a whole word in any case: compiled once per word (the
+    subject tests look for each session speaker's words in every sentence of every candidate)."""
+    return re.compile(rf"(?i)\b{re.escape(_folded(word))}\b")
+
+
 def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
     """Whom a turn (or one of its sentences) is about, by its speaker and the session's others."""
     names: set[str] = set()
     for other in others | {speaker}:
         for word in other.split():
-            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", text):
+            for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
     first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
@@ -2035,7 +2042,7 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
         words = {w: person for w in person.split()}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
-            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", sentence):
+            for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
                 if to and _GREETING.search(sentence[:hit.start()]):
                     continue   # "Hey Caroline, that roadtrip was insane!": the speaker's news
