@@ -3,6 +3,7 @@ each must be exactly the terms of the words it is documented by, so a tokenizer 
 leave it behind, and in the order ``tokenize`` gives them (a set built in another order may iterate
 in another order under the same hash seed; the answers must stay byte for byte those of the table
 built by ``tokenize``)."""
+import re
 import subprocess
 import sys
 
@@ -58,3 +59,30 @@ def test_the_class_words_are_the_terms_of_their_words():
     assert planner._classes() == built
     assert [(name, list(kinds)) for name, kinds in planner._classes().items()] == \
         [(name, list(kinds)) for name, kinds in built.items()]
+
+
+LAZY_SAMPLES = ["I was born in 1990 and I'm 34 years old", "My number is +44 20 7946 0958", "We went to Paris on Monday",
+                "Hey Caroline, that roadtrip was insane!", "Tom doesn't eat meat, not anymore", "My favourite film is Alien",
+                "I love hiking with my dog and my cat", "What did you do for a living in 2021?", "Our team and my brother/sister"]
+
+
+def test_a_pattern_compiled_on_first_use_finds_what_the_compiled_one_finds():
+    lazy = {name: value for name, value in vars(planner).items() if isinstance(value, planner._Lazy)}
+    assert len(lazy) >= 10
+    for name, pattern in lazy.items():
+        compiled = re.compile(pattern.pattern)
+        for text in LAZY_SAMPLES:
+            assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in compiled.finditer(text)], name
+            assert pattern.findall(text) == compiled.findall(text), name
+            assert pattern.split(text) == compiled.split(text), name
+            found, expected = pattern.match(text), compiled.match(text)
+            assert (found and found.span()) == (expected and expected.span()), name
+
+
+def test_importing_the_planner_compiles_none_of_its_lazy_patterns():
+    code = ("import memory.cli, memory.query\nfrom memory import planner\n"
+            "print(sum('search' in vars(v) for v in vars(planner).values() if isinstance(v, planner._Lazy)))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0"]
