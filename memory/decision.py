@@ -787,11 +787,14 @@ def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: li
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # words that carry how a question is put, not what it asks about: never named as what is missing
-_FILLER = frozenset(tokenize(
-    "call calls called calling go goes went gone going take takes took taken taking like likes liked "
-    "get gets got getting make makes made do does did done have has had say says said tell told "
-    "think thought know knew known want wanted use used happen happened come came thing things "
-    "user kind sort type"))
+# written out as terms (no stemming at import), in the order ``tokenize(_FILLER_TEXT)`` gives them
+_FILLER_TEXT = ("call calls called calling go goes went gone going take takes took taken taking like likes liked "
+                "get gets got getting make makes made do does did done have has had say says said tell told "
+                "think thought know knew known want wanted use used happen happened come came thing things "
+                "user kind sort type")
+_FILLER = frozenset(("call", "go", "goe", "went", "gone", "take", "took", "taken", "like", "get", "got", "make",
+                     "made", "done", "say", "said", "tell", "told", "think", "thought", "know", "knew", "known",
+                     "want", "use", "happen", "come", "came", "thing", "user", "kind", "sort", "type"))
 
 
 def _uncovered_words(question: str, caller: str, covered: Callable[[str], bool]) -> list[str]:

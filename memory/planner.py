@@ -27,6 +27,23 @@ from .retrieval.tokenize import tokenize
 
 
 
+class _Lazy:
+    """A module pattern compiled when first used: a `memory query` process compiles at import only
+    the patterns most questions use (the others are for features a question may not reach: ~4 ms of
+    ``re.compile`` a process). Only the methods are read, never the compiled object."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+
+    def __getattr__(self, name: str):
+        # the first method asked for (``__getattr__`` runs only for a missing attribute): the
+        # compiled pattern's methods become this object's own, so later calls cost a plain lookup
+        compiled = re.compile(self.pattern)
+        for method in ("search", "match", "fullmatch", "finditer", "findall", "split", "sub"):
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
 @dataclass
 class Candidate:
     record_id: str
@@ -530,7 +547,7 @@ _THING_POSSESSORS = frozenset({"bachelor", "master"})
 # "my coworker and brother", "my mom or my dad": relations named side by side are alternatives
 _COORDINATED = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)((?:\s*(?:,|\band\b|\bor\b|&)\s*"
                           r"(?:(?:my|our)\s+)?[^\W_][\w-]*)+)")
-_COORDINATED_WORD = re.compile(r"(?i)(?:,|\band\b|\bor\b|&)\s*(?:(?:my|our)\s+)?([^\W_][\w-]*)")
+_COORDINATED_WORD = _Lazy(r"(?i)(?:,|\band\b|\bor\b|&)\s*(?:(?:my|our)\s+)?([^\W_][\w-]*)")
 
 
 def named_speakers(space: SearchSpace, question: str) -> set[str]:
@@ -551,9 +568,9 @@ def speaker_ranking(space: SearchSpace, terms: list[str], speakers: set[str], li
     names = set(tokenize(" ".join(speakers)))
     content = [t for t in terms if t not in names] or terms
     # each hit's speaker looked up (O(hits)) rather than every record grouped by speaker (O(scope))
-    said_by = getattr(space.records, "said_by", None)     # a store's current view: by column
-    if said_by is not None:
-        keep = lambda items: said_by(items, speakers)  # noqa: E731
+    speaker_filter = getattr(space.records, "speaker_filter", None)     # a store's current view: by column
+    if speaker_filter is not None:
+        keep = speaker_filter(speakers)
     else:
         speaker = space.speaker
         keep = lambda items: [(rid, s) for rid, s in items if speaker(rid) in speakers]  # noqa: E731
@@ -658,9 +675,9 @@ def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
 
 # ``subject_only_abstains``: a question asking what someone does, where, when or how, by an auxiliary
 # and no other content word ("What does my mother do?", "Where did Sam go?" with "go" a stop word)
-_ASKS_WHAT_DONE = re.compile(r"(?i)^\s*(?:what|where|when|how|why|which)\b[^?]*\b(?:do|does|did|doing)\b")
+_ASKS_WHAT_DONE = _Lazy(r"(?i)^\s*(?:what|where|when|how|why|which)\b[^?]*\b(?:do|does|did|doing)\b")
 _OWNED_THING = re.compile(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)")
-_OWNER_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|i've|me|myself)\b")
+_OWNER_FIRST_PERSON = _Lazy(r"(?i)\b(?:i|i'm|i've|me|myself)\b")
 
 
 def _asks_owner_attribute(question: str) -> bool:
@@ -691,7 +708,7 @@ def _states_other_thing(statement: str, asked: frozenset) -> bool:
 # Canary Wharf", "at the hospital", "from Sweden", "to Greece", an institution: "an account with ING",
 # "works for Acme", "for" only before a name) or a place adverb ("here", "abroad")
 _ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
-_STATES_PLACE = re.compile(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into|onto|by|with|behind|beside|outside|inside|across|"
+_STATES_PLACE = _Lazy(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into|onto|by|with|behind|beside|outside|inside|across|"
                            r"around|along|opposite|between|off|toward|towards|within|past|via|under|above|beneath|"
                            r"next\s+to|close\s+to)\s+[^\W_]|(?:here|there|home|abroad|overseas|downtown|uptown|"
                            r"nearby|upstairs|downstairs|locally|away|elsewhere|somewhere|everywhere)\b)")
@@ -700,7 +717,7 @@ _STATES_PLACE = re.compile(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to
 # ``dispute_about_subject``: a question asking when, and a record stating a time ("on Friday", "at 7am",
 # "in March", "next weekend", "2024-06-07")
 _ASKS_WHEN = re.compile(r"(?i)^\W*(?:when\b|what\s+(?:time|day|date)\b)")
-_STATES_TIME = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+_STATES_TIME = _Lazy(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
                           r"july|august|september|october|november|december|today|tonight|tomorrow|yesterday|"
                           r"weekend|morning|afternoon|evening|noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
                           r"\d{1,2}:\d\d|\d{4}-\d\d-\d\d|(?:next|last|this)\s+(?:week|month|year))\b")
@@ -758,14 +775,20 @@ _CLASSES_TEXT = (
     "instrument: guitar piano violin cello drums flute saxophone trumpet ukulele keyboard clarinet harp")
 
 
-@lru_cache(maxsize=1)
+# class term -> the terms of its kinds, written out as ``tokenize`` gives them (``_CLASSES_TEXT``): no
+# stemming in every query process
+_CLASSES = {
+    "pet": frozenset(("cat", "kitten", "dog", "puppi", "hamster", "rabbit", "bunni", "parrot", "budgi", "goldfish",
+                      "guinea", "tortois", "turtl", "snake", "lizard", "ferret", "gerbil")),
+    "vehicl": frozenset(("car", "van", "truck", "lorri", "motorbik", "motorcycl", "scooter", "jeep", "suv")),
+    "instrument": frozenset(("guitar", "piano", "violin", "cello", "drum", "flute", "saxophon", "trumpet", "ukulel",
+                             "keyboard", "clarinet", "harp")),
+}
+
+
 def _classes() -> dict[str, frozenset[str]]:
     """class term -> the terms of its kinds (``_CLASSES_TEXT``)."""
-    found = {}
-    for group in _CLASSES_TEXT.split(";"):
-        name, kinds = group.split(":")
-        found[tokenize(name)[0]] = frozenset(tokenize(kinds))
-    return found
+    return _CLASSES
 
 
 def class_kinds(question: str) -> dict[str, frozenset[str]]:
@@ -1012,14 +1035,26 @@ def question_form_terms(question: str) -> frozenset[str]:
 # kind ("The user's favourite author is Jean Giono") states something else. A few kinds go by two names.
 _FAVOURITE = r"(?:favourite|favorite|fave|preferred)\s+([^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2})"
 _ASKS_FAVOURITE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+" + _FAVOURITE)
-_STATES_FAVOURITE = re.compile(r"(?i)\b" + _FAVOURITE)
-_STATES_LIKING = re.compile(r"(?i)\b(?:favou?rites?|fave|best|prefers?|preferred|loves?|loved|adores?|likes?|liked|"
+_STATES_FAVOURITE = _Lazy(r"(?i)\b" + _FAVOURITE)
+_STATES_LIKING = _Lazy(r"(?i)\b(?:favou?rites?|fave|best|prefers?|preferred|loves?|loved|adores?|likes?|liked|"
                             r"enjoys?|enjoyed|fan)\b")
 _PHRASE_ENDS = frozenset("of besides except for from in on at to with about by like that which who whom or and "
                          "than since during".split())
-_FAVOURITE_KINDS = [frozenset(tokenize(words)) for words in (
-    "author writer novelist", "film movie", "colour color", "song tune track", "book novel", "band group",
-    "meal dish food", "sport game", "tv television show series", "singer musician artist")]
+_FAVOURITE_KINDS_TEXT = ("author writer novelist", "film movie", "colour color", "song tune track", "book novel",
+                         "band group", "meal dish food", "sport game", "tv television show series",
+                         "singer musician artist")
+_FAVOURITE_KINDS = [frozenset(terms) for terms in (
+    ("author", "writer", "novelist"),
+    ("film", "movi"),
+    ("colour", "color"),
+    ("song", "tune", "track"),
+    ("book", "novel"),
+    ("band", "group"),
+    ("meal", "dish", "food"),
+    ("sport", "game"),
+    ("tv", "televis", "show", "seri"),
+    ("singer", "musician", "artist"),
+)]
 
 
 def _favourite_kinds(words: str, forms: bool) -> frozenset[str]:
@@ -1061,8 +1096,8 @@ def _states_other_favourite(space: SearchSpace, record_id: str, asked: frozenset
 # 04 78 12 34 56", "I live at 12 rue Dumenge"), not by one ending a name ("a Fairphone 4", "an iPhone 15")
 _ASKS_NUMBER = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+(?:[^\W\d_][\w-]*\s+){0,2}"
                           r"number\s*[?.!]*\s*$")
-_NUMBER_WORD = re.compile(r"(?i)\b(?:number|numbers|no\.|num)\b|#\s*\d")
-_NUMERAL = re.compile(r"(?<![\w-])(\+?\d[\d\s./-]*)")
+_NUMBER_WORD = _Lazy(r"(?i)\b(?:number|numbers|no\.|num)\b|#\s*\d")
+_NUMERAL = _Lazy(r"(?<![\w-])(\+?\d[\d\s./-]*)")
 
 
 def _states_number(statement: str) -> bool:
@@ -1081,10 +1116,11 @@ def _states_number(statement: str) -> bool:
 _ASKS_AGE = re.compile(r"(?i)^\W*how\s+old\s+(?:is|am|are|was|were|will|would)\b")
 _AGE_NUMBER = (r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
-_STATES_AGE = re.compile(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|were|turned|turns|turning|turn|aged?|"
+_STATES_AGE = _Lazy(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|were|turned|turns|turning|turn|aged?|"
                          r"age\s+of)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
                          + _AGE_NUMBER + r"\b|\b" + _AGE_NUMBER + r"[\s-]+(?:years?|yrs?|months?)\b")
-_OLD_TERMS = frozenset(tokenize("old"))
+_OLD_TERMS_TEXT = "old"
+_OLD_TERMS = frozenset(("old",))
 
 
 # ``typed_answers``: what a question asks for, read from how it is put — a distance ("how far"), a
@@ -1233,7 +1269,8 @@ def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | 
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called
-_NAME_TERMS = frozenset(tokenize("name names named called call"))
+_NAME_TERMS_TEXT = "name names named called call"
+_NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
@@ -1255,7 +1292,7 @@ _COPULAR_PREDICATE = re.compile(rf"(?i)^\s*(?:what|who|which\s+\w+)\s+(?:is|are|
 _HOW_PREDICATE = re.compile(rf"(?i)^\s*how\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
                             r"([^\W\d_][\w-]*)\s*[?.!]*\s*$")
 # what answers a "how <adjective>" question without the adjective: a number or a unit ("takes an hour")
-_QUANTITY = re.compile(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+_QUANTITY = _Lazy(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
                        r"thirty|forty|fifty|hundred|thousand|dozen|half|couple|few|several|"
                        r"(?:second|minute|hour|day|week|fortnight|month|year|decade|mile|kilometre|kilometer|km|"
                        r"metre|meter|foot|feet|inch|pound|kilo|kg|euro|dollar)s?)\b")
@@ -1288,9 +1325,9 @@ def _asked_predicate(question: str, forms: bool) -> tuple[frozenset[str], bool]:
 _YES_NO_COPULA = re.compile(r"^\W*(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|"
                             r"[^\W\d_][\w-]*'s)\s+(?P<thing>[^\W\d_][\w-]*)|(?P<name>[A-Z][\w-]*))\s+"
                             r"(?:(?:still|really|also|now|actually)\s+)?(?:(?:a|an|the)\s+)?(?P<said>[^?.!]+?)[?.!]*\s*$")
-_PREDICATE_END = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|of|about|by|after|before|during|since|until|"
+_PREDICATE_END = _Lazy(r"(?i)\b(?:to|at|in|on|for|from|with|of|about|by|after|before|during|since|until|"
                             r"than|like|or|and|now|today|anymore|still)\b|[,;:]")
-_OWNING_WORDS = re.compile(r"(?i)\b(?:my|our|your|his|her|their|mine|ours|yours)\b|'s\b")
+_OWNING_WORDS = _Lazy(r"(?i)\b(?:my|our|your|his|her|their|mine|ours|yours)\b|'s\b")
 
 
 def yes_no_predicate(question: str, caller: str, forms: bool) -> tuple[frozenset[str], frozenset[str]]:
@@ -1459,8 +1496,9 @@ def yes_no_object(question: str) -> frozenset[str]:
 
 
 # words that say how often, which set the scene as the words that say when do ("every morning")
-_HOW_OFTEN = frozenset(tokenize("every each daily weekly monthly yearly nightly usually often always sometimes "
-                                "regularly"))
+_HOW_OFTEN_TEXT = "every each daily weekly monthly yearly nightly usually often always sometimes regularly"
+_HOW_OFTEN = frozenset(("everi", "daili", "week", "month", "year", "night", "usual", "often", "alway", "sometim",
+                        "regular"))
 
 
 # ``when_only_abstains``: a phrase that sets when ("in the morning", "every morning", "on Fridays")
@@ -1485,7 +1523,10 @@ def _scene_terms(question: str) -> frozenset[str]:
 
 
 _EVERY = re.compile(r"(?i)(?:every|each)\b")
-_MONTH_TERMS = frozenset(tokenize(_TIME_WORDS_TEXT.split(" Monday")[0]))
+_MONTH_TERMS_TEXT = _TIME_WORDS_TEXT.split(" Monday")[0]
+_MONTH_TERMS = frozenset(("januari", "februari", "march", "april", "may", "june", "juli", "august", "septemb",
+                          "octob", "novemb", "decemb", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+                          "oct", "nov", "dec"))
 
 
 def _beyond_when(share: Callable, weights: dict[str, float], scene: frozenset[str],
@@ -1550,7 +1591,8 @@ def key_terms(question: str, caller: str = "") -> list[str]:
 # what a question asks *for* about a thing, whose value a record states without the word ("Sam has
 # a greyhound called Dash" answers "what's my dog's name?"): the thing is the key, not these
 _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number size age price cost address amount"
-_ATTRIBUTES = frozenset(tokenize(_ATTRIBUTES_TEXT))
+_ATTRIBUTES = frozenset(("name", "call", "type", "kind", "sort", "colour", "color", "number", "size", "age", "price",
+                         "cost", "address", "amount"))
 # ``owner_attributes``: "my name", "my age", "my favourite colour" ask an attribute of the owner
 _OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
                               r"(?:%s)\b(?!')" % "|".join(_ATTRIBUTES_TEXT.split()))
@@ -1561,7 +1603,8 @@ _OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full
 # that other thing. The head is an attribute word (``_ATTRIBUTES``) or "group"; a few go by two names.
 _ASKED_COMPOUND = re.compile(r"(?i)\b(?:my|our|your|his|her|their)\s+([^\W\d_][\w-]*)\s+(%s|group)\s*[?.!]*\s*$"
                              % "|".join(_ATTRIBUTES_TEXT.split()))
-_HEAD_KINDS = [frozenset(tokenize(words)) for words in ("type group kind sort", "colour color", "name called named")]
+_HEAD_KINDS_TEXT = ("type group kind sort", "colour color", "name called named")
+_HEAD_KINDS = [frozenset(terms) for terms in (("type", "group", "kind", "sort"), ("colour", "color"), ("name", "call"))]
 
 
 def _asked_compound(question: str, forms: bool) -> tuple[str, frozenset[str]] | None:
@@ -1677,7 +1720,10 @@ def _based_weights(space: SearchSpace, weights: dict[str, float]) -> dict[str, f
 _WHEN_NOUNS_TEXT = ("end start beginning middle last next first time day days week weeks weekend month months year "
                     "years morning afternoon evening night today tomorrow yesterday spring summer autumn fall winter "
                     "season moment now mid early late")
-_WHEN_NOUNS = frozenset(tokenize(_WHEN_NOUNS_TEXT))
+_WHEN_NOUNS = frozenset(("end", "start", "begin", "middl", "last", "next", "first", "time", "day", "week", "weekend",
+                         "month", "year", "morn", "afternoon", "evening", "night", "today", "tomorrow", "yesterday",
+                         "spring", "summer", "autumn", "fall", "winter", "season", "moment", "now", "mid", "earli",
+                         "late"))
 # every term that says when (``planner.unseen_time_weight``): "who is my manager now?"
 _WHEN_TERMS = _WHEN_NOUNS | _TIME_WORDS
 WHEN_TERMS = _WHEN_TERMS   # ``decision.follow_turns``: they name no thing a later turn may call off
@@ -1963,11 +2009,11 @@ def _about_relation_asked(space: SearchSpace, record_id: str, asked: frozenset, 
 
 
 # ``speaker_with_relation``: "My kids and I ...", "My wife and me ...", "Me and my brother ..."
-_WITH_SPEAKER = re.compile(r"(?i)^\W*(?:(?:my|our)\s+[^\W_][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:and|&)\s+(?:i|me|myself)\b"
+_WITH_SPEAKER = _Lazy(r"(?i)^\W*(?:(?:my|our)\s+[^\W_][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:and|&)\s+(?:i|me|myself)\b"
                            r"|(?:i|me)\s+(?:and|&)\s+(?:my|our)\s+[^\W_][\w-]*)")
 
 
-_NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno longer)\s+([^\W_][\w-]*)([^.!?;]*)")
+_NEGATION = _Lazy(r"(?i)(?:\bnot|n't|\bnever|\bno longer)\s+([^\W_][\w-]*)([^.!?;]*)")
 
 
 def negates(record: dict, asked: frozenset, objects: bool = False) -> bool:
@@ -1996,9 +2042,9 @@ def negates(record: dict, asked: frozenset, objects: bool = False) -> bool:
 
 # ``negative_objects``: where the object a negation names ends (a preposition, a reason, a time) and
 # how its alternatives are listed ("wine or beer at weekends" -> wine; beer)
-_OBJECT_END = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|after|before|during|since|until|because|as|when|if|"
+_OBJECT_END = _Lazy(r"(?i)\b(?:to|at|in|on|for|from|with|after|before|during|since|until|because|as|when|if|"
                          r"so|but|any|anymore|ever|again|even|unless|while)\b|[,:;(]")
-_OBJECT_ALTERNATIVES = re.compile(r"(?i)\b(?:and|or|nor)\b|/")
+_OBJECT_ALTERNATIVES = _Lazy(r"(?i)\b(?:and|or|nor)\b|/")
 
 
 def _negated_objects(rest: str) -> list[frozenset[str]]:
@@ -2058,12 +2104,19 @@ def _speaks_about(space: SearchSpace, record_id: str, speakers: list[str]) -> bo
     return not about.isdisjoint(speakers)
 
 
+@lru_cache(maxsize=4096)
+def _word_pattern(word: str) -> re.Pattern:
+    """A speaker's name word, folded, as a whole word in any case: compiled once per word (the
+    subject tests look for each session speaker's words in every sentence of every candidate)."""
+    return re.compile(rf"(?i)\b{re.escape(_folded(word))}\b")
+
+
 def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
     """Whom a turn (or one of its sentences) is about, by its speaker and the session's others."""
     names: set[str] = set()
     for other in others | {speaker}:
         for word in other.split():
-            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", text):
+            for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
     first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
@@ -2124,7 +2177,7 @@ _PERSON_WORD = re.compile(r"(?i)\b(?:(?P<first>i|i'm|i've|i'd|i'll|me|my|mine|my
 
 
 # a greeting before a name ("Hey Caroline, that roadtrip was insane!"): news of the speaker's own follows
-_GREETING = re.compile(r"(?i)\b(?:hey|hi|hello|hiya|yo|morning|evening)\W*$")
+_GREETING = _Lazy(r"(?i)\b(?:hey|hi|hello|hiya|yo|morning|evening)\W*$")
 
 
 def _nicknames(others: frozenset, text: str) -> dict[str, str]:
@@ -2158,7 +2211,7 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
         words = {w: person for w in person.split()}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
-            for hit in re.finditer(rf"(?i)\b{re.escape(_folded(word))}\b", sentence):
+            for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
                 if to and _GREETING.search(sentence[:hit.start()]):
                     continue   # "Hey Caroline, that roadtrip was insane!": the speaker's news
@@ -2320,9 +2373,11 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
 
 # ``planner.indefinite_weight``: indefinite pronouns name nothing a record must hold ("Is my dad
 # allergic to anything?" is answered by "... allergic to penicillin")
-_INDEFINITES = frozenset(tokenize("anything something everything nothing anyone someone everyone nobody "
-                                  "anybody somebody everybody anywhere somewhere everywhere nowhere "
-                                  "sometime anytime whatever whoever"))
+_INDEFINITES_TEXT = ("anything something everything nothing anyone someone everyone nobody anybody somebody "
+                     "everybody anywhere somewhere everywhere nowhere sometime anytime whatever whoever")
+_INDEFINITES = frozenset(("anyth", "someth", "everyth", "noth", "anyon", "someon", "everyon", "nobodi", "anybodi",
+                          "somebodi", "everybodi", "anywher", "somewher", "everywher", "nowher", "sometim", "anytim",
+                          "whatev", "whoever"))
 
 
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
@@ -2480,7 +2535,7 @@ def dense_ranking(space: SearchSpace, question: str, limit: int, steps: list[dic
 
 # a question that addresses the assistant or the conversation itself ("what did you
 # recommend?", "in our last chat"): about what both said, not the caller's own turns
-_SHARED_WORDS = re.compile(r"(?i)\b(?:we|we're|we've|us|our|ours)\b")
+_SHARED_WORDS = _Lazy(r"(?i)\b(?:we|we're|we've|us|our|ours)\b")
 
 
 def own_turns_ranking(space: SearchSpace, question: str, terms: list[str], caller: str, limit: int) -> list[str]:
