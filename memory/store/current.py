@@ -67,6 +67,13 @@ class CurrentView:
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
+        # the ``version`` of the last change that was not an appended record (a revision of a
+        # record already held, an erasure): values built at a version since which only records
+        # were appended may be carried forward (``appended_since``)
+        self.reshaped = 0
+        # set by a long-lived reader (``indexing.defer_saves``): called with the view instead of
+        # saving it on the request path once it read enough new lines (``refreshed``)
+        self.save_later = None
         self._groups: _Groups | None = None
         self._paths: dict[str, str] = {}       # shard name -> its path
         # record id -> its neighbours in its session (``Neighbours``), as the whole view has them:
@@ -226,6 +233,15 @@ class CurrentView:
                     self._neighbours.clear()
             for name, value in values.items():
                 columns[name][at] = value
+            self.reshaped = self.version
+
+    def appended_since(self, version: int, count: int) -> range | None:
+        """The slots appended since a reader took ``version`` and ``count`` (a ``CurrentRecords``
+        snapshot), when nothing but appends happened since: every record the snapshot held is
+        still its current revision at its slot. None when a record was revised or erased since."""
+        if self.reshaped > version or count > len(self.ids):
+            return None
+        return range(count, len(self.ids))
 
     def forget(self, record_ids) -> None:
         """Drop erased records (an erasure whose rewrite has not happened yet: doctor reports it)."""
@@ -233,6 +249,7 @@ class CurrentView:
         if not doomed:
             return
         self.version += 1
+        self.reshaped = self.version
         self._groups = None
         with self._neighbours_lock:
             self._neighbours.clear()
@@ -245,6 +262,13 @@ class CurrentView:
     # -- files -------------------------------------------------------------------------
 
     def save(self) -> None:
+        data, digest, lines, version = self.encoded()
+        self.write(data)
+        self.saved(digest, lines, version)
+
+    def encoded(self) -> tuple[bytes, str, int, int]:
+        """What ``save`` writes, taken while no writer changes the view: (the file's bytes, the
+        sha256 of its ids, the lines read so far unsaved, the ``version`` it was taken at)."""
         arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays()
         if sys.byteorder == "big":
             arrays = [array(_U32, values) for values in arrays]
@@ -254,11 +278,22 @@ class CurrentView:
         header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
                         "tables": self.tables, "lengths": [len(v) for v in arrays],
                         "ids_bytes": len(ids), "ids_sha256": digest})
+        data = b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids, *(values.tobytes() for values in arrays)])
+        return data, digest, self.unsaved_lines, self.version
+
+    def write(self, data: bytes) -> None:
+        """Write what ``encoded`` took (OSError: not written). Touches nothing of the view: a
+        long-lived reader writes without holding back the view's writers."""
         private_mkdir(self.directory)
-        atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids,
-                                                      *(values.tobytes() for values in arrays)]))
-        self.unsaved_lines = 0
-        self._ids_sha256 = digest
+        atomic_write(self.directory / FILE, data)
+
+    def saved(self, digest: str, lines: int, version: int) -> None:
+        """After ``write`` of what ``encoded`` took at ``version`` (with the view's writers held
+        back again): the lines read since stay unsaved, the ids' sha256 is kept only while the
+        view has not changed since."""
+        self.unsaved_lines = max(self.unsaved_lines - lines, 0)
+        if self.version == version:
+            self._ids_sha256 = digest
 
     @classmethod
     def load(cls, directory: Path, scope_dir: Path) -> "CurrentView":
@@ -489,7 +524,9 @@ def refreshed(view: CurrentView) -> CurrentView:
         view.forget(erased)
     view.cursor, view.audit_bytes = cursor, audit_bytes
     view.unsaved_lines += len(kept)
-    if rebuilt or view.unsaved_lines >= SAVE_AFTER_LINES:
+    if not rebuilt and view.unsaved_lines >= SAVE_AFTER_LINES and view.save_later is not None:
+        view.save_later(view)      # a long-lived reader saves it off the request path
+    elif rebuilt or view.unsaved_lines >= SAVE_AFTER_LINES:
         try:
             view.save()
         except OSError:
@@ -542,6 +579,18 @@ class CurrentRecords(Mapping):
 
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
+
+    def appended_after(self, older: "CurrentRecords") -> list[str] | None:
+        """The ids these records hold after those of ``older``, a snapshot of the same view taken
+        before, when every record ``older`` held is unchanged (only records were appended since:
+        ``CurrentView.appended_since``); None otherwise, or when either is narrowed to some kinds."""
+        if older.view is not self.view or self._members is not None or older._members is not None \
+                or older._count > self._count:
+            return None
+        # after this snapshot was taken: a revision absorbed before it shows in ``reshaped``
+        if self.view.appended_since(older._version, older._count) is None:
+            return None
+        return self.view.ids[older._count:self._count]
 
     def column_values(self, name: str, record_ids) -> list:
         """``[self.column(name, rid) for rid in record_ids]``, looked up in C."""
