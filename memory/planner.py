@@ -1619,8 +1619,8 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
         changing = {rid for term in _CHANGING_TERMS for rid in holders(term)}
         if changing:
             ids |= changing & {rid for term in _CHANGED_TERMS for rid in holders(term)}
-        memo["found"] = [space.records[rid] for rid in sorted(ids) if rid in space.records
-                         and _calls_off(space.records[rid])]
+        says = _says_calling_off(space)
+        memo["found"] = [space.records[rid] for rid in sorted(ids) if rid in space.records and says(rid)]
     return memo["found"]
 
 
@@ -1629,9 +1629,14 @@ _CHANGING_TERMS = frozenset(tokenize(_CHANGING_TEXT))
 _CHANGED_TERMS = frozenset(tokenize(_CHANGED_TEXT))
 
 
-def _calls_off(record: dict) -> bool:
+def _says_calling_off(space: SearchSpace) -> Callable[[str], bool]:
+    """record id -> whether it is a conversation turn whose statement says something is called off
+    (``decision._CANCELS``): a store's current view marked each as it read it (no parse)."""
+    marked = getattr(space.records, "calls_off", None)
+    if marked is not None:
+        return marked
     from .decision import _CANCELS
-    return record["kind"] == "episode" and _CANCELS.search(record["statement"]) is not None
+    return lambda rid: space.records[rid]["kind"] == "episode" and _CANCELS.search(space.records[rid]["statement"]) is not None
 
 
 def _may_call_off(space: SearchSpace, record_id: str) -> bool:
@@ -1642,7 +1647,7 @@ def _may_call_off(space: SearchSpace, record_id: str) -> bool:
     terms = space.term_set(record_id)
     holds = not terms.isdisjoint(_CALLING_OFF_TERMS) or (
         not terms.isdisjoint(_CHANGING_TERMS) and not terms.isdisjoint(_CHANGED_TERMS))
-    return holds and _calls_off(space.records[record_id])
+    return holds and _says_calling_off(space)(record_id)
 
 
 # a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",

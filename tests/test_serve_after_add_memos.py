@@ -159,3 +159,60 @@ def test_a_view_due_for_saving_is_saved_by_the_saver_not_by_the_search(tmp_path,
     indexing.flush_saves(store)
     assert path.read_bytes() != first and saver.due() == 0
     assert _same_as_a_fresh_process(store)                            # the saved view reads back whole
+
+
+# -- the turns calling something off, marked in the current view as it is read -----------------
+
+
+def _view_of(store):
+    return indexing.current_view(store, scope("paul"))
+
+
+def test_a_fresh_process_parses_only_the_turns_marked_as_calling_off(tmp_path, monkeypatch):
+    """Every holder of "call" or "instead" was parsed by every query process (~3.5k turns at 100k);
+    the view marks which say something is called off as it reads them, saved with it."""
+    store = make_store(tmp_path / "s")
+    _turn(store, LISBON, "2024-01-10T09:00:00Z", "t1")
+    for n in range(5):
+        _turn(store, f"I'll call my sister {n} tonight instead.", f"2024-01-1{n + 1}T09:00:00Z", f"c{n}")
+    _turn(store, "I will call the dentist about the appointment.", "2024-01-17T09:00:00Z", "d1")
+    _turn(store, CANCEL, "2024-02-05T09:00:00Z", "t2")
+    expected = [_answer(store, q) for q in QUESTIONS]
+    fresh = reopen(store)
+    parsed = []
+    real = current_mod.CurrentView.record
+    monkeypatch.setattr(current_mod.CurrentView, "record", lambda self, rid: parsed.append(rid) or real(self, rid))
+    view = _view(fresh, scope("paul"), None, fresh.fingerprint(scope("paul")))
+    space = planner.SearchSpace(indexing.open_index(fresh, scope("paul")), view.records, view.sessions, {})
+    found = planner.turns_calling_off(space)
+    assert sorted(r["statement"] for r in found) == sorted(
+        [f"I'll call my sister {n} tonight instead." for n in range(5)] + [CANCEL])
+    assert [r["id"] for r in found] == sorted(r["id"] for r in found)
+    assert len(parsed) == len(found) == 6                            # the dentist call is not parsed
+    monkeypatch.undo()
+    assert [_answer(reopen(store), q) for q in QUESTIONS] == expected
+
+
+def test_a_view_marked_by_another_pattern_is_rebuilt_not_misread(tmp_path, monkeypatch):
+    store = make_store(tmp_path / "s")
+    for n in range(3):
+        _turn(store, CANCEL if n == 1 else LISBON, f"2024-01-1{n}T09:00:00Z", f"t{n}")
+    view = _view_of(store)
+    view.save()
+    assert current_mod.CurrentView.load(view.directory, view.scope_dir).calls_off == {1}
+    monkeypatch.setattr(current_mod, "_CALLING_OFF_ID", "another-pattern")
+    assert current_mod.CurrentView.load(view.directory, view.scope_dir).ids == []   # read again from the log
+
+
+def test_the_marks_follow_revisions_and_dropped_records():
+    view = current_mod.CurrentView("/nonexistent", "/nonexistent")
+    base = {"kind": "episode", "status": "active", "revision": 1, "memory_key": None,
+            "source": {"speaker": "paul", "session": "s"}, "recorded_time": {"recorded_at": "2024-01-01T00:00:00Z"}}
+    for rid, text in (("a", LISBON), ("b", CANCEL), ("c", "We called it off.")):
+        view.absorb({**base, "id": rid, "statement": text}, "000001.jsonl", 0, 1)
+    assert view.calls_off == {1, 2}
+    view.absorb({**base, "id": "c", "revision": 2, "kind": "fact", "statement": "We called it off."},
+                "000001.jsonl", 0, 1)
+    assert view.calls_off == {1}                                      # no longer a turn
+    view.forget(["a"])
+    assert view.ids == ["b", "c"] and view.calls_off == {0}

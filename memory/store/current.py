@@ -15,7 +15,9 @@ record ids as a JSON array (``ids_bytes`` long, its sha256 ``ids_sha256``: ``ind
 its ids the same way, and an index over the same ids borrows the view's list and id -> slot
 dictionary instead of building its own, ``lend_ids``), then the u32 columns (``COLUMNS``
 order), then the groups (``_Groups.ARRAYS``). String columns hold an index into their table
-(0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+(0: none), then the slots of the turns that call something off (``CALLING_OFF``). A file of
+another ``FORMAT``, or whose ``calls_off`` names another pattern, is not read: the view is
+rebuilt from the log.
 
 What the planner asks of every record (a session's turns, who speaks in a session, which
 speakers the scope has, which records hold a memory key) is kept beside the columns in
@@ -25,7 +27,9 @@ of those columns of an existing record drops the groups (rebuilt when next asked
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import struct
 import sys
 import threading
@@ -39,7 +43,8 @@ from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, private
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
-FORMAT = 3                # 2: the memory_key column; 3: the ids apart from the header, with their sha256
+FORMAT = 4                # 2: the memory_key column; 3: the ids apart from the header, with their sha256;
+                          # 4: the turns calling something off
 FILE = "current.bin"
 MAGIC = b"MEMCUR\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
@@ -50,6 +55,21 @@ _GROUPED = ("kind", "speaker", "session", "key")    # the columns ``_Groups`` is
 _NONE = 0xFFFFFFFF
 # an extension of fewer lines is not saved: the next reader reads that short tail again
 SAVE_AFTER_LINES = 256
+# ``features.turn_supersession`` (``decision.follow_turns``): words by which a speaker calls off or
+# replaces what they said before. The view marks each conversation turn whose statement holds one
+# (``CurrentView.calls_off``), as it is absorbed: a query then parses only those turns, not every
+# holder of "call" or "instead" (thousands at 100k records, in every process and after every write)
+CALLING_OFF = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|"
+                         r"no\s+longer|instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|"
+                         r"any\s*more|fell\s+through|scrapped|not\s+happening)\b")
+# saved in the header: a file marked by another pattern is rebuilt, never misread
+_CALLING_OFF_ID = hashlib.sha256(CALLING_OFF.pattern.encode()).hexdigest()[:16]
+
+
+def calls_off(revision: dict) -> bool:
+    """Whether a revision is a conversation turn whose statement says something is called off."""
+    statement = revision.get("statement")
+    return revision.get("kind") == "episode" and isinstance(statement, str) and CALLING_OFF.search(statement) is not None
 
 
 class CurrentView:
@@ -82,6 +102,8 @@ class CurrentView:
         self._neighbours: dict[str, tuple] = {}
         self._neighbours_lock = threading.Lock()
         self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
+        # the slots whose current revision ``calls_off`` (kept as each revision is absorbed)
+        self.calls_off: set[int] = set()
         # the sha256 of the ids as last saved or loaded, while ``ids`` still are those (None once
         # an id is added or dropped), and whether ``slot`` is lent to an index (``lend_ids``)
         self._ids_sha256: str | None = None
@@ -218,6 +240,8 @@ class CurrentView:
             self._ids_sha256 = None
             self.ids.append(record_id)
             at = self.slot[record_id] = len(self.ids) - 1
+            if calls_off(revision):
+                self.calls_off.add(at)
             groups = self._groups
             if groups is not None:
                 groups.add(at, *(values[name] for name in _GROUPED))
@@ -233,6 +257,10 @@ class CurrentView:
                     self._neighbours.clear()
             for name, value in values.items():
                 columns[name][at] = value
+            if calls_off(revision):
+                self.calls_off.add(at)
+            else:
+                self.calls_off.discard(at)
             self.reshaped = self.version
 
     def appended_since(self, version: int, count: int) -> range | None:
@@ -254,6 +282,8 @@ class CurrentView:
         with self._neighbours_lock:
             self._neighbours.clear()
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
+        moved = {old: new for new, old in enumerate(keep)}
+        self.calls_off = {moved[at] for at in self.calls_off if at in moved}
         self.ids = [self.ids[at] for at in keep]
         self.slot, self._slot_lent, self._ids_sha256 = {rid: at for at, rid in enumerate(self.ids)}, False, None
         for name in COLUMNS:
@@ -269,7 +299,8 @@ class CurrentView:
     def encoded(self) -> tuple[bytes, str, int, int]:
         """What ``save`` writes, taken while no writer changes the view: (the file's bytes, the
         sha256 of its ids, the lines read so far unsaved, the ``version`` it was taken at)."""
-        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays()
+        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays() \
+            + [array(_U32, sorted(self.calls_off))]
         if sys.byteorder == "big":
             arrays = [array(_U32, values) for values in arrays]
             for values in arrays:
@@ -277,7 +308,7 @@ class CurrentView:
         ids, digest = dumps_digested(self.ids)
         header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
                         "tables": self.tables, "lengths": [len(v) for v in arrays],
-                        "ids_bytes": len(ids), "ids_sha256": digest})
+                        "ids_bytes": len(ids), "ids_sha256": digest, "calls_off": _CALLING_OFF_ID})
         data = b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids, *(values.tobytes() for values in arrays)])
         return data, digest, self.unsaved_lines, self.version
 
@@ -313,7 +344,8 @@ class CurrentView:
         (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
         header = loads_trusted(memoryview(data)[start:start + header_len])   # no copy of the header
         lengths = header["lengths"]
-        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
+        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS) + 1 \
+                or header["calls_off"] != _CALLING_OFF_ID:
             raise ValueError("another format")
         ids_end = start + header_len + header["ids_bytes"]
         ids = loads_trusted(memoryview(data)[start + header_len:ids_end])
@@ -334,7 +366,10 @@ class CurrentView:
         self.tables = header["tables"]
         self._codes = _Codes(self.tables)
         self.slot = dict(zip(ids, range(len(ids))))
-        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):])
+        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):-1])
+        self.calls_off = set(arrays[-1])
+        if self.calls_off and max(self.calls_off) >= len(ids):
+            raise ValueError("marks do not fit the view")
         self._ids_sha256 = header["ids_sha256"]
 
 
@@ -579,6 +614,11 @@ class CurrentRecords(Mapping):
 
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
+
+    def calls_off(self, record_id: str) -> bool:
+        """Whether the record's current revision is a turn that says something is called off
+        (``current.calls_off``), without parsing it."""
+        return self.view.slot[record_id] in self.view.calls_off
 
     def appended_after(self, older: "CurrentRecords") -> list[str] | None:
         """The ids these records hold after those of ``older``, a snapshot of the same view taken
