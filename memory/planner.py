@@ -1611,9 +1611,13 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
         carried = memo.get("from")
         if carried is not None:
             found, appended = carried
-            new = [space.records[rid] for rid in appended if _may_call_off(space, rid)]
-            memo["found"] = sorted(found + new, key=itemgetter("id")) if new else found
-            return memo["found"]
+            try:
+                new = [space.records[rid] for rid in appended if _may_call_off(space, rid)]
+            except KeyError:      # a record the index does not hold: the whole list read again
+                new = None
+            if new is not None:
+                memo["found"] = sorted(found + new, key=itemgetter("id")) if new else found
+                return memo["found"]
         holders = space.index.holders
         ids = {rid for term in _CALLING_OFF_TERMS for rid in holders(term)}
         changing = {rid for term in _CHANGING_TERMS for rid in holders(term)}
@@ -1636,7 +1640,11 @@ def _says_calling_off(space: SearchSpace) -> Callable[[str], bool]:
     if marked is not None:
         return marked
     from .decision import _CANCELS
-    return lambda rid: space.records[rid]["kind"] == "episode" and _CANCELS.search(space.records[rid]["statement"]) is not None
+
+    def says(record_id: str) -> bool:
+        record = space.records[record_id]
+        return record["kind"] == "episode" and _CANCELS.search(record["statement"]) is not None
+    return says
 
 
 def _may_call_off(space: SearchSpace, record_id: str) -> bool:

@@ -58,7 +58,7 @@ SAVE_AFTER_LINES = 256
 # ``features.turn_supersession`` (``decision.follow_turns``): words by which a speaker calls off or
 # replaces what they said before. The view marks each conversation turn whose statement holds one
 # (``CurrentView.calls_off``), as it is absorbed: a query then parses only those turns, not every
-# holder of "call" or "instead" (thousands at 100k records, in every process and after every write)
+# holder of "call" or "instead" in the scope, in every process and after every write
 CALLING_OFF = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|"
                          r"no\s+longer|instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|"
                          r"any\s*more|fell\s+through|scrapped|not\s+happening)\b")
@@ -69,7 +69,8 @@ _CALLING_OFF_ID = hashlib.sha256(CALLING_OFF.pattern.encode()).hexdigest()[:16]
 def calls_off(revision: dict) -> bool:
     """Whether a revision is a conversation turn whose statement says something is called off."""
     statement = revision.get("statement")
-    return revision.get("kind") == "episode" and isinstance(statement, str) and CALLING_OFF.search(statement) is not None
+    return revision.get("kind") == "episode" and isinstance(statement, str) \
+        and CALLING_OFF.search(statement) is not None
 
 
 class CurrentView:
