@@ -461,7 +461,8 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
     sizes = memo.get("session_sizes")
     if sizes is not None:
         touched = set(appended) | set(records.column_values("session", appended)) | {""}
-        out["session_sizes"] = {session: size for session, size in sizes.items() if session not in touched}
+        # ``list``: a query of the older view may add a session meanwhile (a copy in one step)
+        out["session_sizes"] = {session: size for session, size in list(sizes.items()) if session not in touched}
     pending = memo.get("session_term_counts_from")
     if pending is not None:
         out["session_term_counts_from"] = (pending[0], pending[1] + tuple(appended))
