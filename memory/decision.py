@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
 from .retrieval.tokenize import tokenize
+from .store import CALLING_OFF
 
 # why a matching record could not answer -> the abstention reason it supports
 BLOCKERS = {
@@ -440,9 +441,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
 
 
 # ``features.turn_supersession``: words by which a speaker calls off or replaces what they said before
-_CANCELS = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|no\s+longer|"
-                      r"instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|any\s*more|fell\s+through|"
-                      r"scrapped|not\s+happening)\b")
+# (kept with the store's current view, which marks the turns holding one as it reads them)
+_CANCELS = CALLING_OFF
 # the pieces of a turn a cancelling word speaks of: "I'll cancel the Lisbon trip, we're going to Porto instead"
 _CLAUSE_END = re.compile(r"(?i)[.!?;,]+\s*|\s+(?:but|so|because|and\s+then)\s+")
 

@@ -155,15 +155,24 @@ def current_view(store: Store, scope: dict, fingerprint: tuple | None = None) ->
         if cached is not None and cached[0] == fingerprint:
             view = cached[1]
         else:
-            view = store.current_view(scope, cached[1] if cached is not None else None)
+            previous = cached[1] if cached is not None else None
+            if previous is not None and cache.saver is not None and previous.save_later is None:
+                # caught up from now on without saving on the request path: the saver saves it
+                previous.save_later = cache.saver.view_saver(digest)
+            view = store.current_view(scope, previous)
+            if cache.saver is not None and view.save_later is None:
+                view.save_later = cache.saver.view_saver(digest)
             cache.currents[digest] = (fingerprint, view)
     BUDGET.touch(store, digest, "view", len(view.ids), _drop_read)
     return view
 
 
 def built_from_current(store: Store, scope: dict, name: str, build: Callable[[CurrentView], object],
-                       fingerprint: tuple | None = None) -> object:
-    """``build(view)`` over the scope's current view, cached until the view changes."""
+                       fingerprint: tuple | None = None,
+                       carry: Callable[[object, CurrentView], object] | None = None) -> object:
+    """``build(view)`` over the scope's current view, cached until the view changes. ``carry(value,
+    view)``: the value built from an earlier version of the same view, brought up to this one
+    (a long-lived reader after a write that only appended records), or None: built again."""
     view = current_view(store, scope, fingerprint)
     cache = read_cache(store)
     key = (scope_digest(scope["type"], scope["key"]), name)
@@ -171,7 +180,9 @@ def built_from_current(store: Store, scope: dict, name: str, build: Callable[[Cu
     version = view.version
     if cached is not None and cached[0] is view and cached[1] == version:
         return cached[2]      # (the scope was touched as its view was)
-    value = build(view)
+    value = carry(cached[2], view) if carry is not None and cached is not None and cached[0] is view else None
+    if value is None:
+        value = build(view)
     cache.built_current[key] = (view, version, value)
     BUDGET.touch(store, key[0], "built:" + name, len(view.ids), _drop_built)
     return value
@@ -295,7 +306,8 @@ SAVE_AT_MOST_DELAYS = 15
 
 
 class IndexSaver:
-    """Saves refreshed indexes off the request path, for a long-lived store (``defer_saves``).
+    """Saves refreshed indexes (and current views, ``view_saver``) off the request path, for a
+    long-lived store (``defer_saves``).
 
     A search right after a write refreshes the scope's index (fork, new documents); saving it
     there (a delta appended with fsync) made every such search wait for the disk. Here the
@@ -317,6 +329,7 @@ class IndexSaver:
         self._cache = cache
         self.delay = delay
         self._due: dict[str, tuple[ScopeIndex, dict, dict]] = {}
+        self._views_due: dict[str, CurrentView] = {}     # current views due, by scope digest
         self._first_due = self._last_due = 0.0       # time.monotonic() of the first and last schedule
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -328,26 +341,42 @@ class IndexSaver:
             if not self._due:
                 self._first_due = self._last_due
             self._due[scope_digest(scope["type"], scope["key"])] = (index, files, scope)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="memory-index-saver", daemon=True)
-                self._thread.start()
+            self._start()
+
+    def view_saver(self, digest: str) -> Callable:
+        """A current view's ``save_later`` (``current.refreshed``): the view of scope ``digest``
+        is due, saved as an index is (the same delays, and by ``flush``)."""
+        def save_later(view: CurrentView) -> None:
+            with self._wake:
+                self._last_due = time.monotonic()
+                if not self._due and not self._views_due:
+                    self._first_due = self._last_due
+                self._views_due[digest] = view
+                self._start()
+        return save_later
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="memory-index-saver", daemon=True)
+            self._thread.start()
 
     def due(self) -> int:
-        """How many scopes have an index waiting to be saved."""
+        """How many scopes have an index or a current view waiting to be saved."""
         with self._wake:
-            return len(self._due)
+            return len(self._due.keys() | self._views_due.keys())
 
     def flush(self) -> None:
-        """Save every due index now (in the caller's thread)."""
+        """Save every due index and view now (in the caller's thread)."""
         with self._wake:
             due, self._due = self._due, {}
+            views, self._views_due = self._views_due, {}
             self._wake.notify_all()
-        self._save_all(due)
+        self._save_all(due, views)
 
     def _run(self) -> None:
         while True:
             with self._wake:
-                if not self._due:
+                if not self._due and not self._views_due:
                     self._thread = None     # started again by the next schedule
                     return
                 save_at = min(self._last_due + self.delay, self._first_due + SAVE_AT_MOST_DELAYS * self.delay)
@@ -356,16 +385,38 @@ class IndexSaver:
                     self._wake.wait(wait)    # woken early by ``flush``, which takes what is due
                     continue
                 due, self._due = self._due, {}
-            self._save_all(due)
+                views, self._views_due = self._views_due, {}
+            self._save_all(due, views)
 
-    def _save_all(self, due: dict) -> None:
+    def _save_all(self, due: dict, views: dict | None = None) -> None:
         store = self._store()
         if store is None:
             return
+        for digest, view in (views or {}).items():
+            self._save_view(digest, view)
         for digest, (index, files, scope) in due.items():
             with self._cache.index_lock(digest):
                 cached = self._cache.indexes.get(digest)
                 _save_unless_moved(index if cached is None else cached[1], files, store, scope)
+
+
+    def _save_view(self, digest: str, view: CurrentView) -> None:
+        """Save a current view: its bytes taken under ``ReadCache.lock`` (the lock its writers
+        hold), written without it. A view the cache no longer holds (rebuilt, or the scope
+        dropped) is not saved: what replaced it saves itself. Derived and pinned like the index:
+        a file written after an erasure's rewrite names pins and an audit size that no longer
+        hold, and its next reader rebuilds it."""
+        with self._cache.lock:
+            cached = self._cache.currents.get(digest)
+            if cached is None or cached[1] is not view or view.unsaved_lines == 0:
+                return
+            data, ids_sha256, lines, version = view.encoded()
+        try:
+            view.write(data)
+        except OSError:
+            return      # derived data: a read-only store reads the tail again next time
+        with self._cache.lock:
+            view.saved(ids_sha256, lines, version)
 
 
 def defer_saves(store: Store, delay: float = SAVE_DELAY_SECONDS) -> IndexSaver:

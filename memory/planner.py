@@ -430,6 +430,70 @@ class SearchSpace:
         return speakers
 
 
+# ``carried_memo``: the memos whose entries are each one record's own, worked out from that record
+# alone (its statement, kind, speaker, its terms in the index, the turn before it in its session):
+# true of the same record after any number of appended records
+_PER_RECORD_MEMOS = ("term_set", "asserted_terms", "record_relations", "record_person", "relation_names",
+                     "held_terms", "damped_tfs", "session_of", "asked_before")
+# per record, and read with the other speakers of its session (``_turn_text``): true until a
+# record of that session names a speaker it had not
+_SESSION_PEER_MEMOS = ("speaks_about", "sentences_about", "clauses_about")
+
+
+def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
+    """A ``SearchSpace`` memo for ``records``, from ``memo``, the one of an ``older`` snapshot of
+    the same scope, when ``records`` are ``older``'s and ``appended`` after them, unchanged (a
+    long-lived reader after a write that only added records): what stays true is kept, what the
+    new records change is extended by them or worked out again when asked, so a search after a
+    write costs O(appended records), not O(scope). Every value equals what a fresh memo gives.
+
+    - per-record memos (``_PER_RECORD_MEMOS``): kept, shared (entries are only ever added);
+    - ``_SESSION_PEER_MEMOS``: kept but for the records of a session an appended record brought a
+      new speaker into;
+    - ``session_sizes``: kept but for the count of sessions and the sessions appended to;
+    - ``session_term_counts`` and ``turns_calling_off``: extended by the appended records when
+      first asked (``_term_counts``, ``turns_calling_off``: they read the index);
+    - the rest (the snapshot's neighbours, speakers, session speakers, whether the index covers
+      it) is worked out again: bound to the snapshot, or O(speakers)."""
+    out: dict = {name: memo[name] for name in _PER_RECORD_MEMOS if name in memo}
+    if not appended:
+        out.update((name, memo[name]) for name in _SESSION_PEER_MEMOS if name in memo)
+    elif any(name in memo for name in _SESSION_PEER_MEMOS):
+        before = memo.get("session_speakers")
+        if before is None:
+            before = older.session_speakers()
+        sessions = records.column_values("session", appended)
+        speakers = records.column_values("speaker", appended)
+        # a session with no speaker before holds no turn (no entry): only the others can change
+        joined = {session for session, speaker in zip(sessions, speakers)
+                  if session and speaker and speaker not in (before.get(session) or (speaker,))}
+        for name in _SESSION_PEER_MEMOS:
+            if name in memo:
+                kept = memo[name] if not joined else dict(memo[name])
+                if joined:
+                    for record_id, session in zip(list(kept), records.column_values("session", list(kept))):
+                        if session in joined:
+                            del kept[record_id]
+                out[name] = kept
+    sizes = memo.get("session_sizes")
+    if sizes is not None:
+        touched = set(appended) | set(records.column_values("session", appended)) | {""}
+        # ``list``: a query of the older view may add a session meanwhile (a copy in one step)
+        out["session_sizes"] = {session: size for session, size in list(sizes.items()) if session not in touched}
+    pending = memo.get("session_term_counts_from")
+    if pending is not None:
+        out["session_term_counts_from"] = (pending[0], pending[1] + tuple(appended))
+    elif "session_term_counts" in memo:
+        out["session_term_counts_from"] = (memo["session_term_counts"], tuple(appended))
+    calling = memo.get("turns_calling_off")
+    if calling is not None and "found" in calling:
+        out["turns_calling_off"] = {"from": (calling["found"], tuple(appended))}
+    elif calling is not None and "from" in calling:
+        found, earlier = calling["from"]
+        out["turns_calling_off"] = {"from": (found, earlier + tuple(appended))}
+    return out
+
+
 class _BySpeaker(Mapping):
     """``SearchSpace.records_by_speaker`` over a store's current view: the speakers in the order
     they first speak, from the view's groups (O(speakers)); their records grouped only when one
@@ -1739,19 +1803,58 @@ _CHANGED_TEXT = "mind plans"
 def turns_calling_off(space: SearchSpace) -> list[dict]:
     """The scope's conversation turns that may call off an earlier turn (``decision._CANCELS``
     reads which do), found once per view through the index's holders of the words that say so:
-    only those turns are parsed."""
+    only those turns are parsed. A memo carried across appended records (``carried_memo``)
+    holds the list as it was and the records appended since: only those are read."""
     memo = space.memo("turns_calling_off")
     if "found" not in memo:
-        from .decision import _CANCELS
+        carried = memo.get("from")
+        if carried is not None:
+            found, appended = carried
+            try:
+                new = [space.records[rid] for rid in appended if _may_call_off(space, rid)]
+            except KeyError:      # a record the index does not hold: the whole list read again
+                new = None
+            if new is not None:
+                memo["found"] = sorted(found + new, key=itemgetter("id")) if new else found
+                return memo["found"]
         holders = space.index.holders
-        ids = {rid for term in tokenize(_CALLING_OFF_TEXT) for rid in holders(term)}
-        changing = {rid for term in tokenize(_CHANGING_TEXT) for rid in holders(term)}
+        ids = {rid for term in _CALLING_OFF_TERMS for rid in holders(term)}
+        changing = {rid for term in _CHANGING_TERMS for rid in holders(term)}
         if changing:
-            ids |= changing & {rid for term in tokenize(_CHANGED_TEXT) for rid in holders(term)}
-        memo["found"] = [space.records[rid] for rid in sorted(ids) if rid in space.records
-                         and space.records[rid]["kind"] == "episode"
-                         and _CANCELS.search(space.records[rid]["statement"])]
+            ids |= changing & {rid for term in _CHANGED_TERMS for rid in holders(term)}
+        says = _says_calling_off(space)
+        memo["found"] = [space.records[rid] for rid in sorted(ids) if rid in space.records and says(rid)]
     return memo["found"]
+
+
+_CALLING_OFF_TERMS = tuple(tokenize(_CALLING_OFF_TEXT))
+_CHANGING_TERMS = frozenset(tokenize(_CHANGING_TEXT))
+_CHANGED_TERMS = frozenset(tokenize(_CHANGED_TEXT))
+
+
+def _says_calling_off(space: SearchSpace) -> Callable[[str], bool]:
+    """record id -> whether it is a conversation turn whose statement says something is called off
+    (``decision._CANCELS``): a store's current view marked each as it read it (no parse)."""
+    marked = getattr(space.records, "calls_off", None)
+    if marked is not None:
+        return marked
+    from .decision import _CANCELS
+
+    def says(record_id: str) -> bool:
+        record = space.records[record_id]
+        return record["kind"] == "episode" and _CANCELS.search(record["statement"]) is not None
+    return says
+
+
+def _may_call_off(space: SearchSpace, record_id: str) -> bool:
+    """Whether ``turns_calling_off`` lists the record: a holder of one of its words (as the
+    index's holders name them), a conversation turn that says so."""
+    if record_id not in space.records:
+        return False
+    terms = space.term_set(record_id)
+    holds = not terms.isdisjoint(_CALLING_OFF_TERMS) or (
+        not terms.isdisjoint(_CHANGING_TERMS) and not terms.isdisjoint(_CHANGED_TERMS))
+    return holds and _says_calling_off(space)(record_id)
 
 
 # a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",
@@ -2471,6 +2574,35 @@ def _session_counts(space: SearchSpace, term: str) -> Counter:
     return Counter(map(cache.__getitem__, holders))
 
 
+def _term_counts(space: SearchSpace) -> dict[str, Counter]:
+    """The ``session_term_counts`` memo (term -> ``_session_counts``); one carried across appended
+    records (``carried_memo``) is first extended by them: each appended record holding a term
+    counts once more in its session, as its holders would."""
+    carried = space._memo.get("session_term_counts_from")
+    if carried is None:
+        return space.memo("session_term_counts")
+    counts, appended = carried
+    out = dict(counts)
+    copied: set[str] = set()
+    try:
+        for record_id in appended:
+            if record_id not in space.records:
+                continue
+            held = space.term_set(record_id).intersection(out)
+            if held:
+                session = _session_of(space, record_id)
+                for term in held:
+                    if term not in copied:
+                        out[term] = Counter(out[term])
+                        copied.add(term)
+                    out[term][session] += 1
+    except KeyError:           # a record the index does not hold: worked out again when asked
+        out = {}
+    space._memo["session_term_counts"] = out
+    space._memo.pop("session_term_counts_from", None)
+    return out
+
+
 def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,
                     b: float = 0.75) -> list[str]:
     """The sessions of the records in ``order`` (the fused ranking so far) that hold a question
@@ -2498,7 +2630,7 @@ def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: 
     for at, record_id in enumerate(order):
         first_at.setdefault(_session_of(space, record_id), at)
     scored = dict.fromkeys(first_at, 0.0)
-    counts_of = space.memo("session_term_counts")   # term -> {session: its turns holding the term}
+    counts_of = _term_counts(space)   # term -> {session: its turns holding the term}
     for term in dict.fromkeys(terms):
         if space.sessions:
             counts = counts_of.get(term)

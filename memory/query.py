@@ -72,7 +72,7 @@ def _view(store: Store, scope: dict, recorded_as_of: str | None, fingerprint: tu
     is built per query from the folded log."""
     if recorded_as_of is None:
         return built_from_current(store, scope, "query_view", lambda current: _current_view(scope, current),
-                                  fingerprint)
+                                  fingerprint, carry=lambda older, current: _carried_view(scope, older, current))
     state = store.state(scope, fingerprint)
     return _built_view(scope, state, state.as_recorded_at(recorded_as_of))
 
@@ -92,6 +92,17 @@ def _current_view(scope: dict, current: CurrentView) -> _View:
     """The current records of a scope from its derived view: ids and columns now, each record
     parsed when the planner or the decision first reads it."""
     return _View(scope, CurrentRecords(current), CreatedAt(current), Sessions(current))
+
+
+def _carried_view(scope: dict, older: _View, current: CurrentView) -> _View | None:
+    """``_current_view`` with what ``older`` (the view of an earlier version of ``current``) worked
+    out carried over (``planner.carried_memo``), when only records were appended since; else None."""
+    view = _current_view(scope, current)
+    appended = view.records.appended_after(older.records)
+    if appended is None:
+        return None
+    view.memo = planner.carried_memo(older.memo, older.records, view.records, appended)
+    return view
 
 
 def _of_kinds(view: _View, kinds) -> _View:

@@ -15,7 +15,9 @@ record ids as a JSON array (``ids_bytes`` long, its sha256 ``ids_sha256``: ``ind
 its ids the same way, and an index over the same ids borrows the view's list and id -> slot
 dictionary instead of building its own, ``lend_ids``), then the u32 columns (``COLUMNS``
 order), then the groups (``_Groups.ARRAYS``). String columns hold an index into their table
-(0: none). A file of another ``FORMAT`` is not read: the view is rebuilt from the log.
+(0: none), then the slots of the turns that call something off (``CALLING_OFF``). A file of
+another ``FORMAT``, or whose ``calls_off`` names another pattern, is not read: the view is
+rebuilt from the log.
 
 What the planner asks of every record (a session's turns, who speaks in a session, which
 speakers the scope has, which records hold a memory key) is kept beside the columns in
@@ -25,7 +27,9 @@ of those columns of an existing record drops the groups (rebuilt when next asked
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import struct
 import sys
 import threading
@@ -39,7 +43,8 @@ from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, private
 from .layout import AUDIT_FILE
 from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
-FORMAT = 3                # 2: the memory_key column; 3: the ids apart from the header, with their sha256
+FORMAT = 4                # 2: the memory_key column; 3: the ids apart from the header, with their sha256;
+                          # 4: the turns calling something off
 FILE = "current.bin"
 MAGIC = b"MEMCUR\x00\x01"
 _HEADER_LEN = struct.Struct("<Q")
@@ -50,6 +55,22 @@ _GROUPED = ("kind", "speaker", "session", "key")    # the columns ``_Groups`` is
 _NONE = 0xFFFFFFFF
 # an extension of fewer lines is not saved: the next reader reads that short tail again
 SAVE_AFTER_LINES = 256
+# ``features.turn_supersession`` (``decision.follow_turns``): words by which a speaker calls off or
+# replaces what they said before. The view marks each conversation turn whose statement holds one
+# (``CurrentView.calls_off``), as it is absorbed: a query then parses only those turns, not every
+# holder of "call" or "instead" in the scope, in every process and after every write
+CALLING_OFF = re.compile(r"(?i)\b(?:cancel(?:s|led|ed|ling|ing)?|call(?:s|ed|ing)?\s+(?:it\s+|that\s+)?off|"
+                         r"no\s+longer|instead(?!\s+of)|changed\s+(?:my|our)\s+minds?|change\s+of\s+plans?|"
+                         r"any\s*more|fell\s+through|scrapped|not\s+happening)\b")
+# saved in the header: a file marked by another pattern is rebuilt, never misread
+_CALLING_OFF_ID = hashlib.sha256(CALLING_OFF.pattern.encode()).hexdigest()[:16]
+
+
+def calls_off(revision: dict) -> bool:
+    """Whether a revision is a conversation turn whose statement says something is called off."""
+    statement = revision.get("statement")
+    return revision.get("kind") == "episode" and isinstance(statement, str) \
+        and CALLING_OFF.search(statement) is not None
 
 
 class CurrentView:
@@ -67,6 +88,13 @@ class CurrentView:
         self.columns: dict[str, array] = {name: array(_U32) for name in COLUMNS}
         self.unsaved_lines = 0
         self.version = 0          # counts changes: a value built from the view keys on it
+        # the ``version`` of the last change that was not an appended record (a revision of a
+        # record already held, an erasure): values built at a version since which only records
+        # were appended may be carried forward (``appended_since``)
+        self.reshaped = 0
+        # set by a long-lived reader (``indexing.defer_saves``): called with the view instead of
+        # saving it on the request path once it read enough new lines (``refreshed``)
+        self.save_later = None
         self._groups: _Groups | None = None
         self._paths: dict[str, str] = {}       # shard name -> its path
         # record id -> its neighbours in its session (``Neighbours``), as the whole view has them:
@@ -75,6 +103,8 @@ class CurrentView:
         self._neighbours: dict[str, tuple] = {}
         self._neighbours_lock = threading.Lock()
         self._keyed_parsed: dict[str, tuple[tuple, dict]] = {}
+        # the slots whose current revision ``calls_off`` (kept as each revision is absorbed)
+        self.calls_off: set[int] = set()
         # the sha256 of the ids as last saved or loaded, while ``ids`` still are those (None once
         # an id is added or dropped), and whether ``slot`` is lent to an index (``lend_ids``)
         self._ids_sha256: str | None = None
@@ -211,6 +241,8 @@ class CurrentView:
             self._ids_sha256 = None
             self.ids.append(record_id)
             at = self.slot[record_id] = len(self.ids) - 1
+            if calls_off(revision):
+                self.calls_off.add(at)
             groups = self._groups
             if groups is not None:
                 groups.add(at, *(values[name] for name in _GROUPED))
@@ -226,6 +258,19 @@ class CurrentView:
                     self._neighbours.clear()
             for name, value in values.items():
                 columns[name][at] = value
+            if calls_off(revision):
+                self.calls_off.add(at)
+            else:
+                self.calls_off.discard(at)
+            self.reshaped = self.version
+
+    def appended_since(self, version: int, count: int) -> range | None:
+        """The slots appended since a reader took ``version`` and ``count`` (a ``CurrentRecords``
+        snapshot), when nothing but appends happened since: every record the snapshot held is
+        still its current revision at its slot. None when a record was revised or erased since."""
+        if self.reshaped > version or count > len(self.ids):
+            return None
+        return range(count, len(self.ids))
 
     def forget(self, record_ids) -> None:
         """Drop erased records (an erasure whose rewrite has not happened yet: doctor reports it)."""
@@ -233,10 +278,13 @@ class CurrentView:
         if not doomed:
             return
         self.version += 1
+        self.reshaped = self.version
         self._groups = None
         with self._neighbours_lock:
             self._neighbours.clear()
         keep = [at for at, rid in enumerate(self.ids) if rid not in doomed]
+        moved = {old: new for new, old in enumerate(keep)}
+        self.calls_off = {moved[at] for at in self.calls_off if at in moved}
         self.ids = [self.ids[at] for at in keep]
         self.slot, self._slot_lent, self._ids_sha256 = {rid: at for at, rid in enumerate(self.ids)}, False, None
         for name in COLUMNS:
@@ -245,7 +293,15 @@ class CurrentView:
     # -- files -------------------------------------------------------------------------
 
     def save(self) -> None:
-        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays()
+        data, digest, lines, version = self.encoded()
+        self.write(data)
+        self.saved(digest, lines, version)
+
+    def encoded(self) -> tuple[bytes, str, int, int]:
+        """What ``save`` writes, taken while no writer changes the view: (the file's bytes, the
+        sha256 of its ids, the lines read so far unsaved, the ``version`` it was taken at)."""
+        arrays = [self.columns[name] for name in COLUMNS] + self.groups().to_arrays() \
+            + [array(_U32, sorted(self.calls_off))]
         if sys.byteorder == "big":
             arrays = [array(_U32, values) for values in arrays]
             for values in arrays:
@@ -253,12 +309,23 @@ class CurrentView:
         ids, digest = dumps_digested(self.ids)
         header = dumps({"format": FORMAT, "cursor": self.cursor, "audit_bytes": self.audit_bytes,
                         "tables": self.tables, "lengths": [len(v) for v in arrays],
-                        "ids_bytes": len(ids), "ids_sha256": digest})
+                        "ids_bytes": len(ids), "ids_sha256": digest, "calls_off": _CALLING_OFF_ID})
+        data = b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids, *(values.tobytes() for values in arrays)])
+        return data, digest, self.unsaved_lines, self.version
+
+    def write(self, data: bytes) -> None:
+        """Write what ``encoded`` took (OSError: not written). Touches nothing of the view: a
+        long-lived reader writes without holding back the view's writers."""
         private_mkdir(self.directory)
-        atomic_write(self.directory / FILE, b"".join([MAGIC, _HEADER_LEN.pack(len(header)), header, ids,
-                                                      *(values.tobytes() for values in arrays)]))
-        self.unsaved_lines = 0
-        self._ids_sha256 = digest
+        atomic_write(self.directory / FILE, data)
+
+    def saved(self, digest: str, lines: int, version: int) -> None:
+        """After ``write`` of what ``encoded`` took at ``version`` (with the view's writers held
+        back again): the lines read since stay unsaved, the ids' sha256 is kept only while the
+        view has not changed since."""
+        self.unsaved_lines = max(self.unsaved_lines - lines, 0)
+        if self.version == version:
+            self._ids_sha256 = digest
 
     @classmethod
     def load(cls, directory: Path, scope_dir: Path) -> "CurrentView":
@@ -278,7 +345,8 @@ class CurrentView:
         (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
         header = loads_trusted(memoryview(data)[start:start + header_len])   # no copy of the header
         lengths = header["lengths"]
-        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS):
+        if header["format"] != FORMAT or len(lengths) != len(COLUMNS) + len(_Groups.ARRAYS) + 1 \
+                or header["calls_off"] != _CALLING_OFF_ID:
             raise ValueError("another format")
         ids_end = start + header_len + header["ids_bytes"]
         ids = loads_trusted(memoryview(data)[start + header_len:ids_end])
@@ -299,7 +367,10 @@ class CurrentView:
         self.tables = header["tables"]
         self._codes = _Codes(self.tables)
         self.slot = dict(zip(ids, range(len(ids))))
-        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):])
+        self._groups = _Groups.from_arrays(self, arrays[len(COLUMNS):-1])
+        self.calls_off = set(arrays[-1])
+        if self.calls_off and max(self.calls_off) >= len(ids):
+            raise ValueError("marks do not fit the view")
         self._ids_sha256 = header["ids_sha256"]
 
 
@@ -489,7 +560,9 @@ def refreshed(view: CurrentView) -> CurrentView:
         view.forget(erased)
     view.cursor, view.audit_bytes = cursor, audit_bytes
     view.unsaved_lines += len(kept)
-    if rebuilt or view.unsaved_lines >= SAVE_AFTER_LINES:
+    if not rebuilt and view.unsaved_lines >= SAVE_AFTER_LINES and view.save_later is not None:
+        view.save_later(view)      # a long-lived reader saves it off the request path
+    elif rebuilt or view.unsaved_lines >= SAVE_AFTER_LINES:
         try:
             view.save()
         except OSError:
@@ -542,6 +615,23 @@ class CurrentRecords(Mapping):
 
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
+
+    def calls_off(self, record_id: str) -> bool:
+        """Whether the record's current revision is a turn that says something is called off
+        (``current.calls_off``), without parsing it."""
+        return self.view.slot[record_id] in self.view.calls_off
+
+    def appended_after(self, older: "CurrentRecords") -> list[str] | None:
+        """The ids these records hold after those of ``older``, a snapshot of the same view taken
+        before, when every record ``older`` held is unchanged (only records were appended since:
+        ``CurrentView.appended_since``); None otherwise, or when either is narrowed to some kinds."""
+        if older.view is not self.view or self._members is not None or older._members is not None \
+                or older._count > self._count:
+            return None
+        # after this snapshot was taken: a revision absorbed before it shows in ``reshaped``
+        if self.view.appended_since(older._version, older._count) is None:
+            return None
+        return self.view.ids[older._count:self._count]
 
     def column_values(self, name: str, record_ids) -> list:
         """``[self.column(name, rid) for rid in record_ids]``, looked up in C."""
