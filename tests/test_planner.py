@@ -39,6 +39,14 @@ def test_the_decisions_filler_is_the_terms_of_its_words():
     assert list(decision._FILLER) == list(frozenset(tokenize(decision._FILLER_TEXT)))
 
 
+def test_the_form_words_and_calling_off_terms_are_the_terms_of_their_words():
+    for form, words in planner._FORM_WORDS_TEXT.items():
+        assert list(planner._FORM_WORDS[form]) == list(frozenset(tokenize(words)))
+    assert planner._CALLING_OFF_TERMS == tuple(tokenize(planner._CALLING_OFF_TEXT))
+    assert list(planner._CHANGING_TERMS) == list(frozenset(tokenize(planner._CHANGING_TEXT)))
+    assert list(planner._CHANGED_TERMS) == list(frozenset(tokenize(planner._CHANGED_TEXT)))
+
+
 def test_importing_the_read_path_stems_no_word():
     """Every `memory query` process imports these: a table stemmed at import cost ~36 us a word
     (pure-Python Snowball), ~180 words, before the question was read."""
