@@ -498,14 +498,19 @@ def _bridge_named_values(matches: list[Match], records, created: dict[str, str],
     Only names (capitalized words) tie a record to a link: "electric" ties nothing."""
     present = {m.record["id"]: m for m in matches}
     added: dict[str, Match] = {}
-    for match in [m for m in matches if m.support != 0 and not m.record["memory_key"]]:
+    bridging = [m for m in matches if m.support != 0 and not m.record["memory_key"]]
+    # each slot with a history once: the names only one of its links holds
+    named_links = []
+    for links in (slot for slot in slots.values() if len(slot) > 1) if bridging else ():
+        terms = [set(tokenize(link["statement"])) for link in links]
+        only = [(link, _names(link["statement"]) - set().union(*(t for j, t in enumerate(terms) if j != i)))
+                for i, link in enumerate(links)]
+        if any(names for _, names in only):
+            named_links.append((links, only))
+    for match in bridging:
         held = set(tokenize(match.record["statement"]))
-        for links in slots.values():
-            if len(links) < 2 or any(link["id"] == match.record["id"] for link in links):
-                continue
-            naming = [link for link in links
-                      if held & (_names(link["statement"]) - set().union(*(tokenize(other["statement"])
-                                                                           for other in links if other is not link)))]
+        for links, only in named_links:
+            naming = [link for link, names in only if held & names]
             if len(naming) != 1:
                 continue
             at = instant

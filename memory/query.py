@@ -15,8 +15,8 @@ from . import decision as decide_mod
 from . import planner
 from .clock import option_instant
 from .errors import StoreError, UsageError
-from .retrieval.tokenize import tokenize
 from .indexing import built_from_current, open_dense, open_index
+from .retrieval.tokenize import tokenize
 from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
