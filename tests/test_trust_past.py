@@ -94,3 +94,36 @@ def test_what_was_said_in_the_period_and_questions_without_one_still_answer():
     # yesterday?" from "I buy my bread at the Moulin bakery") fails for the same reason, unfixed
     for case_id in ("gold_trust_1121", "gold_trust_1122", "gold_trust_1123", "gold_trust_1125"):
         assert passes(case_id), case_id
+
+
+def variant(case_id: str, text: str, *, extra: list | None = None, as_of: str | None = "keep") -> dict:
+    import copy
+    case = copy.deepcopy(CASES[case_id])
+    case["query"]["text"] = text
+    if as_of != "keep":
+        case["query"]["as_of"] = as_of
+    if extra:
+        case["setup"] = sorted(case["setup"] + extra, key=lambda step: step["at"])
+    return case
+
+
+def run_case(case: dict) -> gold.Outcome:
+    return gold.run_case(case, query_fn=gold._default_query_fn(),
+                         store_factory=lambda root, clock: Store.create(root, clock=clock, policies=load_policies()))
+
+
+def test_a_past_question_naming_a_thing_is_not_bridged_to_the_car():
+    # "the airport" is what is asked: the turn naming the Tesla does not make it a question about the car
+    outcome = run_case(variant("gold_trust_1126", "Where was the airport in 2022?"))
+    assert "tx-skoda" not in outcome.ranked and outcome.knowledge_state != "VERIFIED_HISTORICAL"
+
+
+def test_a_turn_naming_the_old_and_the_new_value_still_answers():
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "gold"))
+    from trust_dev7_cases import turn
+    both = turn("tx-both", "ines", "Ines", "I used to drive the Skoda everywhere, before the Tesla.", "2025-05-21",
+                "session_9")
+    outcome = run_case(variant("gold_trust_1101", "What car did I use to drive?", extra=[both]))
+    assert {"tx-both", "tx-skoda"} <= set(outcome.ranked) and "tx-pickup" not in outcome.ranked
+    assert outcome.knowledge_state == "VERIFIED_HISTORICAL"
