@@ -128,8 +128,12 @@ STORES = [
     ("felix", [fact("tx-bakery", "felix", "I buy my bread at the Moulin bakery.", "2019-01-01", "user.bakery"),
                turn("tx-bought", "felix", "Felix", "I bought a sourdough loaf and croissants this morning.",
                     "2025-03-02", "session_4")], [
-        ("What did I buy at the bakery yesterday?", U, IE, [], ["tx-bakery", "tx-bought"], None, NOW,
-         "P4 variant: nothing bought on 31 May; the standing bakery fact does not answer"),
+        # written expecting UNKNOWN; changed after the first run (README): a habit stating every word
+        # asked and holding through the period cannot be told from "I work at the municipal library"
+        # answering "Where did I work last month?" (gold_trust_1123, which passed before) without knowing
+        # which verbs name events
+        ("What did I buy at the bakery yesterday?", V, None, ["tx-bakery"], ["tx-bought"], None, NOW,
+         "P4 limit: the habit 'I buy my bread at the Moulin bakery' states every word asked and held then"),
         ("Where do I buy my bread?", V, None, ["tx-bakery"], [], None, NOW, "P4 twin: no period"),
     ]),
     # P5: the past question's words match only a later turn naming the later value
@@ -143,6 +147,13 @@ STORES = [
          "P5: 'driving' matches only the later turn naming the Tesla; the car slot's link then answers"),
         ("What was I driving in 2021?", H, None, ["tx-skoda"], ["tx-tesla", "tx-ride"], None, NOW,
          "P5 variant: the year in the question, no --as-of"),
+    ]),
+    # added after the first round of code (README), in place of gold_trust_1124's first expectation
+    ("felix", [fact("tx-bakery", "felix", "I buy my bread at the Moulin bakery.", "2019-01-01", "user.bakery"),
+               turn("tx-bought", "felix", "Felix", "I bought a sourdough loaf and croissants this morning.",
+                    "2025-03-02", "session_4")], [
+        ("What did I order at the bakery yesterday?", U, IE, [], ["tx-bakery", "tx-bought"], None, NOW,
+         "P4 variant: nothing ordered on 31 May; the bakery habit does not state 'order'"),
     ]),
 ]
 
