@@ -358,7 +358,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                         question: str, as_of: str, now: str, policy: ForgettingPolicy,
                         periods: bool = False, closing_before: bool = False, past_values: bool = False,
                         named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
-                        asked_things: frozenset[str] | None = None) -> list[Match]:
+                        asked_things: frozenset[str] | None = None,
+                        holders: Callable[[str], list[str]] | None = None) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -377,7 +378,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     (``features.later_values``): a match naming the value of a later link does not support a
     question the slot answers with a replaced one (``_silence_later_values``). ``value_bridge``
     with ``asked_things`` (what the question is about, ``planner.thing_terms``): a record naming
-    one link's value leads a question naming no thing to that slot (``_bridge_named_values``)."""
+    one link's value leads a question naming no thing to that slot (``_bridge_named_values``;
+    ``holders``: the scope's index, term -> the ids holding it)."""
     asked_instant, asked_before = question_instant(question, as_of, periods, closing_before)
     named = _named_words(question)
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
@@ -475,7 +477,7 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                 keyed_slots = getattr(records, "keyed_slots", None)
                 slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
             found += _bridge_named_values(found, records, created, slots, named=named, instant=asked_instant,
-                                          before=asked_before, now=now, policy=policy)
+                                          before=asked_before, now=now, policy=policy, holders=holders)
     if later_values and slots is not None:
         _silence_later_values(found, records, created, slots, as_of=as_of, now=now, policy=policy)
     return found
@@ -486,33 +488,54 @@ def _names(statement: str) -> set[str]:
     return set(tokenize(" ".join(w for w in statement.strip().split()[1:] if w[:1].isupper())))
 
 
+def _key_of(records, record_id: str) -> str | None:
+    """The memory_key of a record other than an episode, read from the view's columns when it has
+    them (nothing parsed), else from the record."""
+    column = getattr(records, "column", None)
+    if column is not None:
+        return None if column("kind", record_id) == "episode" else column("key", record_id) or None
+    record = records[record_id]
+    return None if record["kind"] == "episode" else record["memory_key"]
+
+
 def _bridge_named_values(matches: list[Match], records, created: dict[str, str], slots: dict, *,
                          named: frozenset[str] | None, instant: str, before: bool, now: str,
-                         policy: ForgettingPolicy) -> list[Match]:
+                         policy: ForgettingPolicy, holders: Callable[[str], list[str]] | None = None) -> list[Match]:
     """``features.value_bridge``: a question about a past instant or a replaced value that names
     no thing of its own ("What was I driving in 2022?", "What did I drive before the Tesla?"),
     matched by a record naming the value one link of a slot with a history holds and no other
     link does ("I'll drive you to the station, the Tesla has room": the car slot's Tesla), asks
     that slot: the link valid then (or before the link named) answers with that record's scores
     and shows the other links as ``chain``; the record, naming another value, does not support it.
-    Only names (capitalized words) tie a record to a link: "electric" ties nothing."""
+    Only names (capitalized words) tie a record to a link: "electric" ties nothing. ``holders``
+    (term -> the ids of the records holding it, the scope's index): only the slots of the records
+    holding one of a match's names are read; None: every slot."""
     present = {m.record["id"]: m for m in matches}
     added: dict[str, Match] = {}
-    bridging = [m for m in matches if m.support != 0 and not m.record["memory_key"]]
-    # each slot with a history once: the names only one of its links holds
-    named_links = []
-    for links in (slot for slot in slots.values() if len(slot) > 1) if bridging else ():
-        terms = [set(tokenize(link["statement"])) for link in links]
-        only = [(link, _names(link["statement"]) - set().union(*(t for j, t in enumerate(terms) if j != i)))
-                for i, link in enumerate(links)]
-        if any(names for _, names in only):
-            named_links.append((links, only))
-    for match in bridging:
+    only_names: dict[str, list] = {}   # memory_key -> (link, the names only it holds), each slot once
+
+    def named_links(key: str) -> list:
+        if key not in only_names:
+            links = sorted(slots[key], key=lambda r: (r["valid_time"]["from"], r["id"])) if key in slots else []
+            terms = [set(tokenize(link["statement"])) for link in links]
+            only_names[key] = [(link, _names(link["statement"]) - set().union(*(t for j, t in enumerate(terms)
+                                                                               if j != i)))
+                               for i, link in enumerate(links)] if len(links) > 1 else []
+        return only_names[key]
+
+    for match in [m for m in matches if m.support != 0 and not m.record["memory_key"]]:
         held = set(tokenize(match.record["statement"]))
-        for links, only in named_links:
+        if holders is None:
+            keys = list(slots)
+        else:   # the slots a record holding one of its names is keyed to, through the index
+            keys = list(dict.fromkeys(key for name in _names(match.record["statement"]) for rid in holders(name)
+                                      if rid in records and (key := _key_of(records, rid))))
+        for key in keys:
+            only = named_links(key)
             naming = [link for link, names in only if held & names]
             if len(naming) != 1:
                 continue
+            links = [link for link, _ in only]
             at = instant
             link = _named_link(named, links)
             if link is not None:

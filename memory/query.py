@@ -241,7 +241,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    named_values=retrieval.feature("named_before"),
                                                    later_values=retrieval.feature("later_values"),
                                                    value_bridge=retrieval.feature("value_bridge"),
-                                                   asked_things=keyed_things)
+                                                   asked_things=keyed_things, holders=space.index.holders)
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
