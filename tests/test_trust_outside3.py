@@ -236,7 +236,8 @@ def test_before_leeds_is_no_word_the_team_shares(tmp_path):
     question = "Where did I live before Leeds?"
     assert ask(moved_store(tmp_path, None), question) == ("VERIFIED_HISTORICAL", ["I live in Manchester."])
     # ``place_answers`` (a "where" question needs a stated place) also keeps the team out: both off
-    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers"), question)
+    # (and ``replaced_historical``, by which the ended Manchester link cited beside it makes it history)
+    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers,replaced_historical"), question)
     assert state == "VERIFIED" and "I support Leeds United." in evidence
 
 
