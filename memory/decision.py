@@ -237,19 +237,45 @@ def period_applies(period: tuple[str, str] | None, starts: list[str]) -> bool:
     return any(start >= horizon for start in starts)
 
 
-def said_in(record: dict, period: tuple[str, str]) -> bool:
+def said_in(record: dict, period: tuple[str, str], standing: bool = True, asked: frozenset[str] = frozenset(),
+            held: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a record may answer a question about ``period`` (``question_period``): a
     conversation turn when it was said then (its validity starts when it was said) or names a
     time then, back from when it was said ("I finally cleaned my sneakers last month", said on
     24 May, answers "Which shoes did I clean last month?" asked that day); any other record when
-    it held at some instant of it."""
+    it held at some instant of it, or without ``standing`` when something of it happened in it
+    (``_timed_in``) or it holds every term ``asked`` (the question without the words naming the
+    period; ``held``: the record's terms) and held then: "I work at the library" answers "Where
+    did I work last month?", "I grow beans in my allotment" not "What did I sow there last week?"."""
     valid = record["valid_time"]
     if record["kind"] == "episode":
         if period[0] <= valid["from"] <= period[1]:
             return True
         named = question_period(record["statement"], valid["from"])
         return named is not None and named[0] <= period[1] and named[1] >= period[0]
+    if not standing:
+        return _timed_in(record, period) or (bool(asked) and asked <= held and _held_through(record, period))
     return valid["from"] <= period[1] and (valid["to"] is None or valid["to"] > period[0])
+
+
+def _held_through(record: dict, period: tuple[str, str]) -> bool:
+    valid = record["valid_time"]
+    return valid["from"] <= period[1] and (valid["to"] is None or valid["to"] > period[0])
+
+
+def _timed_in(record: dict, period: tuple[str, str]) -> bool:
+    """``features.period_needs_time``: a record other than a turn answers a question bounded to a
+    period when something of it happened then: its validity began or ended in the period, it was
+    observed then, or it is a link of a slot with a history (what the slot held then is asked,
+    "Where did I work last month?" after a job change). A standing fact that held long before and
+    after ("I grow beans and leeks in my allotment") says nothing of what happened in the period
+    ("What did I sow in the allotment last week?")."""
+    valid, chain = record["valid_time"], record["supersession"]
+    if chain["supersedes"] or chain["superseded_by"]:
+        return True
+    observed = (record.get("source") or {}).get("observed_at")
+    return any(instant is not None and period[0] <= instant <= period[1]
+               for instant in (valid["from"], valid["to"], observed))
 
 
 def _second_before(found: re.Match) -> str:
@@ -332,7 +358,9 @@ def _past_named_words(question: str) -> frozenset[str] | None:
 def follow_supersession(matches: list[Match], records: dict[str, dict], created: dict[str, str], *,
                         question: str, as_of: str, now: str, policy: ForgettingPolicy,
                         periods: bool = False, closing_before: bool = False, past_values: bool = False,
-                        named_values: bool = False) -> list[Match]:
+                        named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
+                        asked_things: frozenset[str] | None = None,
+                        holders: Callable[[str], list[str]] | None = None) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -347,7 +375,12 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     answers as of when it held, and the slot's other links do not answer for it (a present
     question, "Do I live in Manchester?", still gets today's value). With either, and with
     ``named_values`` for "before Leeds" (``features.named_before``), a match outside that slot
-    sharing with the question only the value it names does not support it."""
+    sharing with the question only the value it names does not support it. ``later_values``
+    (``features.later_values``): a match naming the value of a later link does not support a
+    question the slot answers with a replaced one (``_silence_later_values``). ``value_bridge``
+    with ``asked_things`` (what the question is about, ``planner.thing_terms``): a record naming
+    one link's value leads a question naming no thing to that slot (``_bridge_named_values``;
+    ``holders``: the scope's index, term -> the ids holding it)."""
     asked_instant, asked_before = question_instant(question, as_of, periods, closing_before)
     named = _named_words(question)
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
@@ -437,7 +470,138 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             # shares with the question only the value it names of a slot ("My flight ... from
             # Manchester airport" for "When did I move to Manchester?"): about another thing
             match.support = 0.0
-    return matches + list(added.values())
+    found = matches + list(added.values())
+    if value_bridge and asked_things is not None and (asked_before or named or asked_instant < now):
+        things = asked_things - set(tokenize(" ".join(named or ())))
+        if not things:
+            if slots is None:
+                keyed_slots = getattr(records, "keyed_slots", None)
+                slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
+            found += _bridge_named_values(found, records, created, slots, named=named, instant=asked_instant,
+                                          before=asked_before, now=now, policy=policy, holders=holders)
+    if later_values and slots is not None:
+        _silence_later_values(found, records, created, slots, as_of=as_of, now=now, policy=policy)
+    return found
+
+
+def _names(statement: str) -> set[str]:
+    """Capitalized words past the first of a statement: the names it gives ("Tesla", "Zoe")."""
+    return set(tokenize(" ".join(w for w in statement.strip().split()[1:] if w[:1].isupper())))
+
+
+def _key_of(records, record_id: str) -> str | None:
+    """The memory_key of a record other than an episode, read from the view's columns when it has
+    them (nothing parsed), else from the record."""
+    column = getattr(records, "column", None)
+    if column is not None:
+        return None if column("kind", record_id) == "episode" else column("key", record_id) or None
+    record = records[record_id]
+    return None if record["kind"] == "episode" else record["memory_key"]
+
+
+def _bridge_named_values(matches: list[Match], records, created: dict[str, str], slots: dict, *,
+                         named: frozenset[str] | None, instant: str, before: bool, now: str,
+                         policy: ForgettingPolicy, holders: Callable[[str], list[str]] | None = None) -> list[Match]:
+    """``features.value_bridge``: a question about a past instant or a replaced value that names
+    no thing of its own ("What was I driving in 2022?", "What did I drive before the Tesla?"),
+    matched by a record naming the value one link of a slot with a history holds and no other
+    link does ("I'll drive you to the station, the Tesla has room": the car slot's Tesla), asks
+    that slot: the link valid then (or before the link named) answers with that record's scores
+    and shows the other links as ``chain``; the record, naming another value, does not support it.
+    Only names (capitalized words) tie a record to a link: "electric" ties nothing. ``holders``
+    (term -> the ids of the records holding it, the scope's index): only the slots of the records
+    holding one of a match's names are read; None: every slot."""
+    present = {m.record["id"]: m for m in matches}
+    added: dict[str, Match] = {}
+    only_names: dict[str, list] = {}   # memory_key -> (link, the names only it holds), each slot once
+
+    def named_links(key: str) -> list:
+        if key not in only_names:
+            links = sorted(slots[key], key=lambda r: (r["valid_time"]["from"], r["id"])) if key in slots else []
+            terms = [set(tokenize(link["statement"])) for link in links]
+            only_names[key] = [(link, _names(link["statement"]) - set().union(*(t for j, t in enumerate(terms)
+                                                                               if j != i)))
+                               for i, link in enumerate(links)] if len(links) > 1 else []
+        return only_names[key]
+
+    for match in [m for m in matches if m.support != 0 and not m.record["memory_key"]]:
+        held = set(tokenize(match.record["statement"]))
+        if holders is None:
+            keys = list(slots)
+        else:   # the slots a record holding one of its names is keyed to, through the index
+            keys = list(dict.fromkeys(key for name in _names(match.record["statement"]) for rid in holders(name)
+                                      if rid in records and (key := _key_of(records, rid))))
+        for key in keys:
+            only = named_links(key)
+            naming = [link for link, names in only if held & names]
+            if len(naming) != 1:
+                continue
+            links = [link for link, _ in only]
+            at = instant
+            link = _named_link(named, links)
+            if link is not None:
+                at = min(at, _second_before_instant(link["valid_time"]["from"]))
+            answering = [one for one in links if blocker(one, created[one["id"]], at, now, policy) is None]
+            if not answering:
+                continue
+            chosen = answering[-1]
+            if before and link is None:
+                earlier = [one for one in links if one["valid_time"]["from"] < chosen["valid_time"]["from"]
+                           and one["status"] in policy.answering_statuses]
+                if not earlier:
+                    continue
+                chosen = earlier[-1]
+            if chosen is naming[0]:
+                continue
+            valid_at = at if chosen is answering[-1] else chosen["valid_time"]["from"]
+            previous = added.get(chosen["id"]) or present.get(chosen["id"])
+            if previous is None or _strength(previous) < _strength(match):
+                bridged = Match(chosen, match.score, match.rank_score, match.coverage, created[chosen["id"]],
+                                support=match.support, valid_at=valid_at,
+                                chain=[one for one in links if one["id"] != chosen["id"]])
+                if chosen["id"] in present:
+                    present[chosen["id"]].__dict__.update(bridged.__dict__)
+                else:
+                    added[chosen["id"]] = bridged
+            match.support, match.stated, match.swapped = 0.0, 0.0, None   # it names another value
+    return list(added.values())
+
+
+def _silence_later_values(matches: list[Match], records, created: dict[str, str], slots: dict, *, as_of: str,
+                          now: str, policy: ForgettingPolicy) -> None:
+    """``features.later_values``: when a link of a slot answers as a value replaced since (judged
+    at a past instant: "used to", "before the Tesla", "in 2021"; its validity has ended), a match
+    outside that slot naming what only a later link holds, and nothing only the answering link
+    holds, states the later value: it does not support the question ("I'll drive you to the
+    station, the Tesla has room" for "What car did I use to drive?" when the car was a Skoda
+    until the Tesla replaced it). A record naming both ("I sold the Skoda for the Tesla") stays."""
+    slot_ids: set[str] = set()
+    later: set[str] = set()
+    own: set[str] = set()
+    for match in matches:
+        record = match.record
+        if record["kind"] == "episode" or match.support == 0 or record["valid_time"]["to"] is None \
+                or record["valid_time"]["to"] > now \
+                or blocker(record, created[record["id"]], match.valid_at or as_of, now, policy) is not None:
+            continue
+        links = _links(record, records, slots)
+        if len(links) < 2:
+            continue
+        slot_ids |= {link["id"] for link in links}
+        held = set(tokenize(record["statement"]))
+        after = set().union(*(tokenize(link["statement"]) for link in links
+                              if link["valid_time"]["from"] > record["valid_time"]["from"]))
+        others = set().union(*(tokenize(link["statement"]) for link in links if link["id"] != record["id"]))
+        later |= after - held
+        own |= held - others
+    if not later:
+        return
+    for match in matches:
+        if match.record["id"] in slot_ids or match.support == 0:
+            continue
+        terms = set(tokenize(match.record["statement"]))
+        if terms & later and not terms & own:
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
 # ``features.turn_supersession``: words by which a speaker calls off or replaces what they said before
@@ -565,7 +729,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
            scope_label: str, query_terms: list[str], support_coverage: float = 0.0,
            support_ratio: float = 0.0, evidence_ratio: float = 0.0, swap_ratio: float = 0.0,
            outweigh: bool = False, dispute_governs: bool = False, stated_negatives: bool = False,
-           historical_negatives: bool = False, question: str | None = None, caller: str = "",
+           historical_negatives: bool = False, replaced_historical: bool = False,
+           question: str | None = None, caller: str = "",
            covered: Callable[[str], bool] | None = None) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
@@ -579,7 +744,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     answer when the question asked of another speaker is supported far better (``swapped_better``).
     With ``dispute_governs``, conversation turns do not answer around a dispute between stated
     facts about the question (``_disputed_slot``): the dispute gives the reason.
-    ``stated_negatives`` and ``historical_negatives``: how the state reads negatives (``_answered_state``).
+    ``stated_negatives``, ``historical_negatives`` and ``replaced_historical``: how the state reads
+    negatives and ended answers (``_answered_state``).
     ``question``, ``caller`` and ``covered`` (a term -> whether an eligible record of the scope
     holds it) word an insufficient_evidence UNKNOWN's missing condition (``_uncovered_words``)."""
     answering, blocked, eligible, slot_disputes = [], [], [], []
@@ -613,8 +779,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             # the state speaks for the records that answer: one cited only for holding the thing
             # asked about (anchored), far below the best, does not make a past answer current
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
-        return Decision(_answered_state(answers, now, stated_negatives, historical_negatives), None, [], evidence,
-                        blocked, eligible)
+        return Decision(_answered_state(answers, now, stated_negatives, historical_negatives, replaced_historical),
+                        None, [], evidence, blocked, eligible)
     if dispute_governs and slot_disputes and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
                                                             support_ratio):
         blocked = blocked + [pair for pair in slot_disputes if pair not in blocked]
@@ -722,17 +888,21 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
 
 
 def _answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,
-                    historical_negatives: bool = False) -> str:
+                    historical_negatives: bool = False, replaced_historical: bool = False) -> str:
     """The state of an answer. ``stated_negatives``: a record answers as a negative only when its
     statement negates something (``states_negation``): an update that kept kind ``negative`` while
     saying "I've started drinking coffee every morning" is a plain fact. ``historical_negatives``:
     answers whose validity has ended are VERIFIED_HISTORICAL, negatives too — "Did I use to drink
     coffee?" answered by the retired "I don't drink coffee." is the past, and VERIFIED_NEGATIVE
-    would say the user does not drink coffee today."""
+    would say the user does not drink coffee today. ``replaced_historical``
+    (``features.replaced_historical``): one answer whose validity has ended is enough: an answer
+    judged at a past instant that gives a value replaced since is the past, whatever standing
+    fact ("My choir rehearses on Tuesdays") is cited beside it; an answer for now never holds an
+    ended record, so today's answers stay VERIFIED."""
     negative = any(_answers_negative(m.record, stated_negatives) for m in evidence)
     positive = any(not _answers_negative(m.record, stated_negatives) for m in evidence)
-    ended = all(m.record["valid_time"]["to"] is not None and m.record["valid_time"]["to"] <= now
-                for m in evidence)
+    over = [m.record["valid_time"]["to"] is not None and m.record["valid_time"]["to"] <= now for m in evidence]
+    ended = all(over) or (replaced_historical and any(over))
     if ended and historical_negatives:
         return "VERIFIED_HISTORICAL"
     if negative and positive:

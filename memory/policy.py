@@ -86,6 +86,10 @@ ADDED_KEYS = {
         ("features", "age_answers"): False,   # 'how old' was answered by any record holding 'old' ('my old copy')
         ("features", "dispute_about_subject"): False,   # a dispute governed only a question sharing its words
         ("features", "speaker_with_relation"): False,   # a record opening 'My kids and I' was the kids' only
+        ("features", "replaced_historical"): False,   # one ended answer beside a standing fact answered VERIFIED
+        ("features", "later_values"): False,   # a turn naming the current value answered 'what did I use to ...'
+        ("features", "period_needs_time"): False,   # a standing fact answered 'what did I ... last week?'
+        ("features", "value_bridge"): False,   # 'What was I driving in 2022?' matched only a later turn naming the new car
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

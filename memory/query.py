@@ -16,6 +16,7 @@ from . import planner
 from .clock import option_instant
 from .errors import StoreError, UsageError
 from .indexing import built_from_current, open_dense, open_index
+from .retrieval.tokenize import tokenize
 from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
 
@@ -220,6 +221,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
+        asked_terms = frozenset(tokenize(asked)) if framed else frozenset()
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
@@ -237,7 +239,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
-            if framed and not decide_mod.said_in(record, period):
+            if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
+                                                 asked=asked_terms, held=space.term_set(candidate.record_id)):
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         if retrieval.feature("follow_supersession"):
@@ -246,7 +249,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    periods=framed,
                                                    closing_before=retrieval.feature("closing_before"),
                                                    past_values=retrieval.feature("past_values"),
-                                                   named_values=retrieval.feature("named_before"))
+                                                   named_values=retrieval.feature("named_before"),
+                                                   later_values=retrieval.feature("later_values"),
+                                                   value_bridge=retrieval.feature("value_bridge"),
+                                                   asked_things=keyed_things, holders=space.index.holders)
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -263,6 +269,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 dispute_governs=retrieval.feature("dispute_governs"),
                                 stated_negatives=retrieval.feature("stated_negatives"),
                                 historical_negatives=retrieval.feature("historical_negatives"),
+                                replaced_historical=retrieval.feature("replaced_historical"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
                                 question=request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))

@@ -235,8 +235,11 @@ def test_before_closing_the_question_asks_the_previous_link(tmp_path, question):
 def test_before_leeds_is_no_word_the_team_shares(tmp_path):
     question = "Where did I live before Leeds?"
     assert ask(moved_store(tmp_path, None), question) == ("VERIFIED_HISTORICAL", ["I live in Manchester."])
-    # ``place_answers`` (a "where" question needs a stated place) also keeps the team out: both off
-    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers"), question)
+    # ``place_answers`` (a "where" question needs a stated place) and ``later_values`` (Leeds is what
+    # only the later link holds) also keep the team out: all off; and ``replaced_historical``, by which
+    # the ended Manchester link cited beside the team makes the answer history
+    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers,later_values,replaced_historical"),
+                          question)
     assert state == "VERIFIED" and "I support Leeds United." in evidence
 
 
