@@ -784,7 +784,8 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 # ``class_lexicon`` / ``relation_lexicon``: the packaged lexicon (``retrieval.lexicon``) read by the support
 # and coverage tests, never by a search's scores
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
-                  forms: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  forms: bool = False, asked: frozenset[str] | None = None
+                  ) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -792,14 +793,19 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     category ("Which city ...", "What country ...") by a place it names ("lives in Rotterdam").
     ``relations``: a relation word of the question is held by the words of its group
     (``lexicon.relation_groups``: "my doctor" by "My GP ...", "my kids" by "my son ..."). Whose
-    member it is stays the subject tests' business."""
-    asked = lexicon.asked_categories(question) if categories else {}
+    member it is stays the subject tests' business. ``asked``: the terms the question weighs. A place
+    stated counts only in a record holding some of what else the question asks ("Which city do I
+    work in?" is not answered by "I live in Lyon"), and so does a member when the question asks a
+    refusal of the category ("What drink do I avoid?" is not answered by "My favourite wine is ...")."""
+    base = base_term if forms else (lambda t: t)
+    wanted = lexicon.asked_categories(question) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
     related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
-    if not asked and not related:
+    if not wanted and not related:
         return None
-    places = any(category.place for category in asked.values())
-    base = base_term if forms else (lambda t: t)
+    places = any(category.place for category in wanted.values())
+    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related}
+    refusing = lexicon.negates(question)
 
     def positive(record_id: str) -> frozenset[str]:
         cache = space.memo("lexicon_positive")
@@ -818,8 +824,10 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
         stated = positive(record_id)
         found = set()
-        if asked:
-            found |= {base(t) for t in lexicon.held_categories(asked, held, stated, places and place(record_id))}
+        if wanted:
+            more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
+            found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, places and more and place(record_id))
+                      if more or not (refusing or wanted[t].place)}
         for term, others in related.items():
             if not others.isdisjoint(held & stated):
                 found.add(base(term))
@@ -828,10 +836,11 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
 
 
 def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace, question: str, features,
-                   forms: bool) -> Callable[[frozenset[str], str], float]:
+                   forms: bool, weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
     """(held, record_id) -> ``share`` of what the record holds, with the category and relation terms
     it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
-    extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms)
+    extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
+                          frozenset(weights))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -996,7 +1005,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     number = features("number_answers") and bool(_ASKS_NUMBER.search(question.replace("\u2019", "'")))
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
-    share_in = _lexicon_share(share, space, question, features, forms)
+    share_in = _lexicon_share(share, space, question, features, forms, weights)
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -1006,7 +1015,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         asked = _with_forms(asked)
     linked = frozenset().union(*links.values()) if links else frozenset()
     if features("relation_synonyms"):   # "Which neighbour feeds our cat?" / "Our neighbor Tom ..."
-        linked |= frozenset().union(*(_relation_others(t, features("relation_lexicon")) for t in asked))
+        linked |= frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
+    if features("relation_lexicon"):   # "my spouse" / "My wife Hélène ...": relation words only, so the
+        # "GP" of "My brother's GP is Dr Kahn" is not read as a name the question asks
+        groups = lexicon.relation_groups()
+        linked |= frozenset().union(*(groups.get(t, frozenset()) for t in asked)) & _RELATIONS
+        linked -= frozenset().union(*(groups.get(t, frozenset()) for t in required)) - _RELATIONS - asked
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
@@ -2319,11 +2333,13 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     a category or relation word is held in other words, as the support test reads it.
     """
     covers = _question_coverage(space, question, settings, caller, forms, classes)
-    extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
-                          forms) if lexicon_features else None
-    if extra is None:
+    if not lexicon_features:
         return covers
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
+                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights))
+    if extra is None:
+        return covers
     kinds = class_kinds(question) if classes else {}
     share = _share_of(_based_weights(space, weights) if forms else weights)
 

@@ -126,6 +126,11 @@ _NEGATING = re.compile(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|ca
 _CLAUSES = re.compile(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
 
 
+def negates(text: str) -> bool:
+    """Whether a text negates or refuses something ("What drink do I avoid?", "I no longer ...")."""
+    return bool(_NEGATING.search(text.replace("\u2019", "'")))
+
+
 def positive_terms(statement: str) -> frozenset[str]:
     """The terms of the clauses of a statement that negate nothing: a member named in a clause
     saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks)."""
