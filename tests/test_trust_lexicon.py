@@ -164,3 +164,16 @@ def test_a_name_asked_yes_no_is_no_subject_every_record_must_hold(tmp_path):
     assert support(space, "Is my sister named Rosa?", off="yes_no_names")["cousin"] > 0.2
     assert planner.yes_no_name("Is my husband's name Tom?") == frozenset({"tom"})
     assert planner.yes_no_name("Is my sister a nurse?") == frozenset()
+
+
+def test_a_name_after_the_categorys_verb_is_a_member(tmp_path):
+    space = space_of([fact("legia", "I support Legia Warsaw."), fact("bro", "My brother supports Lech Poznań."),
+                      fact("kids", "My son is called Jonas and my daughter is called Ewa."),
+                      fact("married", "I'm married to Agnieszka.")], tmp_path)
+    assert support(space, "Which team do I support?")["legia"] > 0.2
+    assert support(space, "Which team do I support?", off="class_lexicon")["legia"] <= 0.2
+    assert support(space, "Which team do I support?")["bro"] == 0.0      # the brother's team
+    assert support(space, "Which team does my brother support?")["bro"] > 0.2
+    negated = space_of([fact("no", "I don't support Arsenal any more."), fact("bro", "My brother supports Lech Poznań."),
+                        fact("kids", "My son is called Jonas.")], tmp_path / "negated")
+    assert support(negated, "Which team do I support?")["no"] <= 0.2

@@ -36,6 +36,7 @@ class Category:
     name: str
     members: tuple[frozenset[str], ...]
     place: bool = False
+    after: re.Pattern | None = None   # words after which a capitalised name is a member
 
 
 def _load() -> dict:
@@ -67,8 +68,11 @@ def categories() -> dict[str, Category]:
 
     out: dict[str, Category] = {}
     for name, entry in raw.items():
+        after = _split(entry.get("after", ""))
+        pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
+            re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
         category = Category(name, tuple(sorted(members(name, frozenset({name})), key=sorted)),
-                            bool(entry.get("place")))
+                            bool(entry.get("place")), pattern)
         for word in _split(entry["names"]):
             terms = tokenize(word)
             if len(terms) == 1:   # a category is named by one word
@@ -168,15 +172,22 @@ def names_place(statement: str) -> bool:
 
 
 def held_categories(asked: dict[str, Category], held: frozenset[str], positive: frozenset[str],
-                    place: bool) -> frozenset[str]:
+                    place: bool, statement: str = "") -> frozenset[str]:
     """The asked category terms a record holds: a member whose terms it holds in a clause that
-    negates nothing (``positive``), or, for a place category, a place it names (``place``)."""
+    negates nothing (``positive``), for a place category a place it names (``place``), or a name
+    after the category's 'after' words in such a clause of ``statement`` ("supports Legia Warsaw")."""
     stated = held & positive
     found = set()
     for term, category in asked.items():
-        if (category.place and place) or any(member <= stated for member in category.members):
+        if (category.place and place) or any(member <= stated for member in category.members) \
+                or (category.after is not None and _names_after(category.after, statement)):
             found.add(term)
     return frozenset(found)
+
+
+def _names_after(pattern: re.Pattern, statement: str) -> bool:
+    return any(clause and not _NEGATING.search(clause) and pattern.search(clause)
+               for clause in _CLAUSES.split(statement.replace("\u2019", "'")))
 
 
 def member_terms(asked: dict[str, Category]) -> list[str]:
