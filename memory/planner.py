@@ -826,7 +826,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         found = set()
         if wanted:
             more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
-            found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, places and more and place(record_id),
+            named_place = places and more and place(record_id)
+            found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
                                                                space.records[record_id]["statement"])
                       if more or not (refusing or wanted[t].place)}
         for term, others in related.items():

@@ -138,7 +138,8 @@ def test_a_relation_named_by_is_answers_what_it_is_called(tmp_path):
     assert support(space, "What's my wife called?", off="relation_is_name")["wife"] <= 0.2
     assert support(space, "What is my brother's name?")["bro"] <= 0.2   # a nationality is no name
     assert planner._copular_names("My brother is Spanish.", "") == set()
-    assert planner._copular_names("The user's wife is Hélène.", "") == {("wife", "helen")}   # folded, as _relation_names gives names
+    # names folded, as _relation_names gives them
+    assert planner._copular_names("The user's wife is Hélène.", "") == {("wife", "helen")}
 
 
 # -- yes_no_names: the false side of "Is X's sister called N?" -------------------------------------------------
@@ -174,6 +175,7 @@ def test_a_name_after_the_categorys_verb_is_a_member(tmp_path):
     assert support(space, "Which team do I support?", off="class_lexicon")["legia"] <= 0.2
     assert support(space, "Which team do I support?")["bro"] == 0.0      # the brother's team
     assert support(space, "Which team does my brother support?")["bro"] > 0.2
-    negated = space_of([fact("no", "I don't support Arsenal any more."), fact("bro", "My brother supports Lech Poznań."),
+    negated = space_of([fact("no", "I don't support Arsenal any more."),
+                        fact("bro", "My brother supports Lech Poznań."),
                         fact("kids", "My son is called Jonas.")], tmp_path / "negated")
     assert support(negated, "Which team do I support?")["no"] <= 0.2

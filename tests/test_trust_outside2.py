@@ -274,7 +274,8 @@ def test_the_kinds_of_a_class_are_found_after_the_searches(tmp_path):
     on = lambda name: name in ON  # noqa: E731
     found = planner.plan(space, "Do I have any pets?", SETTINGS, on).candidates
     assert [c.record_id for c in found] == ["cat"] and found[0].coverage > 0
-    off = planner.plan(space, "Do I have any pets?", SETTINGS, lambda name: on(name) and name not in ("class_words", "class_lexicon"))
+    off = planner.plan(space, "Do I have any pets?", SETTINGS,
+                       lambda name: on(name) and name not in ("class_words", "class_lexicon"))
     assert off.candidates == []   # the bug: nothing holds "pet", nothing was found
 
 

@@ -58,7 +58,8 @@ STORES = [
                fact("tx-sis", "odile", "The user's sister Maud moved to Norway last year.", 1, "sister.home"),
                fact("tx-wife", "odile", "The user's wife is Hélène.", 1, "user.spouse"),
                fact("tx-gp", "odile", "The user's GP is Dr Ferrand.", 1, "user.gp")], [
-        ("What vegetables do I grow?", U, [], ["tx-nopot"], "a negated member (no longer grows potatoes) does not answer"),
+        ("What vegetables do I grow?", U, [], ["tx-nopot"],
+         "a negated member (no longer grows potatoes) does not answer"),
         ("Which sport do I play?", U, [], ["tx-notennis"], "variant: gave up tennis is no sport played"),
         ("Which anticoagulant am I on?", V, ["tx-warfarin"], ["tx-son"], "warfarin is an anticoagulant"),
         ("What blood thinner do I take?", V, ["tx-warfarin"], ["tx-son"], "variant: a blood thinner by its name"),
