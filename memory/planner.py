@@ -863,15 +863,17 @@ def yes_no_name(question: str) -> frozenset[str]:
 
 
 # ``relation_is_name``: "The user's wife is Hélène.", "My sister is Clara, ...", "I'm married to Agnieszka."
+# a word that may be a name: any letter first ("Élodie"), its case checked where it is read
+_CAPITALISED = r"([^\W\d_][\w-]*)"
 _MARRIED_TO = re.compile(r"(?i)\b(?:i'm|i\s+am|i\s+was|i've\s+been|i\s+have\s+been|(?:the\s+)?user\s+is|"
                          r"(?:the\s+)?user\s+has\s+been|(?:the\s+)?user's)\s+(?:married|engaged)\s+to\s+"
-                         r"(?-i:([A-Z][\w-]*))")
+                         + _CAPITALISED)
 
 
 @lru_cache(maxsize=256)
 def _copular_pattern(caller: str) -> re.Pattern:
     owner = r"(?:[Mm]y|[Oo]ur|[Tt]he\s+user's" + (rf"|(?i:{re.escape(caller)})'s" if caller else "") + ")"
-    return re.compile(rf"\b{owner}\s+{_LINK_RELATION}\s+(?:is|was)\s+{_LINK_NAME}(?=\s*(?:[.,;!?]|$|"
+    return re.compile(rf"\b{owner}\s+{_LINK_RELATION}\s+(?:is|was)\s+{_CAPITALISED}(?=\s*(?:[.,;!?]|$|"
                       r"\s+(?:and|who|whom|from|but)\b))")
 
 
@@ -887,7 +889,7 @@ def _copular_names(statement: str, caller: str) -> set[tuple[str, str]]:
     pairs += [("spouse", m.group(1)) for m in _MARRIED_TO.finditer(text)]
     found = set()
     for relation, name in pairs:
-        if name.lower() in _NOT_NAMES:
+        if name.lower() in _NOT_NAMES or not name[0].isupper():
             continue
         relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
         if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS and names[0] not in adjectives:
@@ -1021,8 +1023,13 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("relation_lexicon"):   # "my spouse" / "My wife Hélène ...": relation words only, so the
         # "GP" of "My brother's GP is Dr Kahn" is not read as a name the question asks
         groups = lexicon.relation_groups()
-        linked |= frozenset().union(*(groups.get(t, frozenset()) for t in asked)) & _RELATIONS
+        grouped = frozenset().union(*(groups.get(t, frozenset()) for t in asked)) & _RELATIONS
+        # the relation words the question holds only through the lexicon
+        grouped_only = grouped - asked - frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
+        linked |= grouped
         linked -= frozenset().union(*(groups.get(t, frozenset()) for t in required)) - _RELATIONS - asked
+    else:
+        grouped_only = frozenset()
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
@@ -1060,6 +1067,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
+        if grouped_only and _others_relation(space, record_id, grouped_only, own):
+            return 0.0   # ``relation_lexicon``: "Élodie's husband Karim" is no "partner" of mine
         if named:
             person = record_person(space, record_id, own, negated_openings, statement_persons)
             if person and person.isdisjoint(asked_folded):
@@ -1840,6 +1849,21 @@ _RELATION_SYNONYM_GROUPS = (
     frozenset({"child", "children", "kid"}), frozenset({"neighbour", "neighbor"}), frozenset({"colleagu", "cowork"}),
     frozenset({"boss", "manag"}), frozenset({"roommat", "flatmat", "housem"}), frozenset({"fianc", "fiance"}))
 _RELATION_SYNONYMS = {term: group - {term} for group in _RELATION_SYNONYM_GROUPS for term in group}
+
+
+# a record opening with another person's relation: "Élodie's husband Karim ..."
+_OTHERS_RELATION = re.compile(r"^\W*([^\W\d_][\w-]*)'s\s+([a-z][\w-]*)")
+
+
+def _others_relation(space: SearchSpace, record_id: str, relations: frozenset[str], own: frozenset[str]) -> bool:
+    """``relation_lexicon``: whether a record opens with someone else's relation named by one of
+    ``relations`` ("Élodie's husband Karim might want it"): a word the lexicon adds for "my partner"
+    is the owner's relation, not Élodie's."""
+    found = _OTHERS_RELATION.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+    if not found or not found.group(1)[0].isupper():
+        return False
+    possessor = set(tokenize(_folded(found.group(1))))
+    return bool(possessor) and not possessor & own and not set(tokenize(found.group(2))).isdisjoint(relations)
 
 
 def _relation_others(term: str, lexicon_groups: bool = False) -> frozenset[str]:

@@ -179,3 +179,10 @@ def test_a_name_after_the_categorys_verb_is_a_member(tmp_path):
                         fact("bro", "My brother supports Lech Poznań."),
                         fact("kids", "My son is called Jonas.")], tmp_path / "negated")
     assert support(negated, "Which team do I support?")["no"] <= 0.2
+
+
+def test_a_relation_word_the_lexicon_adds_is_the_owners_not_another_persons(tmp_path):
+    space = space_of([said("karim", "Élodie's husband Karim might want it, ask him.", "Bernard"),
+                      fact("wife", "The user's wife is Colette.")], tmp_path)
+    assert support(space, "Who is my partner?", caller="bernard")["wife"] > 0.2
+    assert support(space, "Who is my partner?", caller="bernard")["karim"] == 0.0
