@@ -794,9 +794,11 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     ``relations``: a relation word of the question is held by the words of its group
     (``lexicon.relation_groups``: "my doctor" by "My GP ...", "my kids" by "my son ..."). Whose
     member it is stays the subject tests' business. ``asked``: the terms the question weighs. A place
-    stated counts only in a record holding some of what else the question asks ("Which city do I
-    work in?" is not answered by "I live in Lyon"), and so does a member when the question asks a
-    refusal of the category ("What drink do I avoid?" is not answered by "My favourite wine is ...")."""
+    stated, or a name after the category's verb ("supports Legia Warsaw"), counts only in a record
+    holding some of what else the question asks ("Which city do I work in?" is not answered by "I
+    live in Lyon", "Which team did Tim sign with?" by "I'm a fan of the Lakers"), and so does a member
+    of a category whose members are names (team, car, country: ``Category.strict``) or when the
+    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...")."""
     base = base_term if forms else (lambda t: t)
     wanted = lexicon.asked_categories(question) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
@@ -826,10 +828,12 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         found = set()
         if wanted:
             more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
+            # a place or a name after the category's verb ("supports Legia") is read from a capital
+            # letter, not from a word the lexicon lists: it counts only with some of the rest held
             named_place = places and more and place(record_id)
             found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
-                                                               space.records[record_id]["statement"])
-                      if more or not (refusing or wanted[t].place)}
+                                                               space.records[record_id]["statement"] if more else "")
+                      if more or not (refusing or wanted[t].place or wanted[t].strict)}
         for term, others in related.items():
             if not others.isdisjoint(held & stated):
                 found.add(base(term))

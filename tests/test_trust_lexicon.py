@@ -186,3 +186,9 @@ def test_a_relation_word_the_lexicon_adds_is_the_owners_not_another_persons(tmp_
                       fact("wife", "The user's wife is Colette.")], tmp_path)
     assert support(space, "Who is my partner?", caller="bernard")["wife"] > 0.2
     assert support(space, "Who is my partner?", caller="bernard")["karim"] == 0.0
+
+
+def test_a_name_after_the_categorys_verb_answers_only_what_the_record_holds(tmp_path):
+    space = space_of([said("fan", "I'm a huge fan of the Lakers, never miss a game.", "Tim"),
+                      said("sign", "I just signed with the Minnesota Wolves!", "John")], tmp_path)
+    assert support(space, "Which team did Tim sign with?", caller="x")["fan"] <= 0.2

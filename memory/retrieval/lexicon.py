@@ -37,6 +37,7 @@ class Category:
     members: tuple[frozenset[str], ...]
     place: bool = False
     after: re.Pattern | None = None   # words after which a capitalised name is a member
+    strict: bool = False   # its members are names: one counts only with the rest of the question held
 
 
 def _load() -> dict:
@@ -72,7 +73,7 @@ def categories() -> dict[str, Category]:
         pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
         category = Category(name, tuple(sorted(members(name, frozenset({name})), key=sorted)),
-                            bool(entry.get("place")), pattern)
+                            bool(entry.get("place")), pattern, bool(entry.get("strict")))
         for word in _split(entry["names"]):
             terms = tokenize(word)
             if len(terms) == 1:   # a category is named by one word
