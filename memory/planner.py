@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
+from .retrieval import lexicon
 from .retrieval.temporal import relative_date_words
 from .retrieval.tokenize import tokenize
 
@@ -867,6 +868,126 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
     return held | named if named else held
 
 
+# ``class_lexicon`` / ``relation_lexicon``: the packaged lexicon (``retrieval.lexicon``) read by the support
+# and coverage tests, never by a search's scores
+def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
+                  forms: bool = False, asked: frozenset[str] | None = None
+                  ) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+    """(record_id, held) -> the question's category and relation terms the record holds in other
+    words, None when the question asks neither. ``categories``: a category the question asks a
+    member of ("What vegetables do I grow?") is held by a member the record states in a clause that
+    negates nothing ("I grow leeks and parsnips"; not "I no longer grow potatoes"), a place
+    category ("Which city ...", "What country ...") by a place it names ("lives in Rotterdam").
+    ``relations``: a relation word of the question is held by the words of its group
+    (``lexicon.relation_groups``: "my doctor" by "My GP ...", "my kids" by "my son ..."). Whose
+    member it is stays the subject tests' business. ``asked``: the terms the question weighs. A place
+    stated, or a name after the category's verb ("supports Legia Warsaw"), counts only in a record
+    holding some of what else the question asks ("Which city do I work in?" is not answered by "I
+    live in Lyon", "Which team did Tim sign with?" by "I'm a fan of the Lakers"), and so does a member
+    of a category whose members are names (team, car, country: ``Category.strict``) or when the
+    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...")."""
+    base = base_term if forms else (lambda t: t)
+    wanted = lexicon.asked_categories(question) if categories else {}
+    groups = lexicon.relation_groups() if relations else {}
+    related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
+    if not wanted and not related:
+        return None
+    places = any(category.place for category in wanted.values())
+    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related}
+    refusing = lexicon.negates(question)
+
+    def positive(record_id: str) -> frozenset[str]:
+        cache = space.memo("lexicon_positive")
+        found = cache.get(record_id)
+        if found is None:
+            found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"])
+        return found
+
+    def place(record_id: str) -> bool:
+        cache = space.memo("lexicon_place")
+        found = cache.get(record_id)
+        if found is None:
+            found = cache[record_id] = lexicon.names_place(space.records[record_id]["statement"])
+        return found
+
+    def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
+        stated = positive(record_id)
+        found = set()
+        if wanted:
+            more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
+            # a place or a name after the category's verb ("supports Legia") is read from a capital
+            # letter, not from a word the lexicon lists: it counts only with some of the rest held
+            named_place = places and more and place(record_id)
+            found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
+                                                               space.records[record_id]["statement"] if more else "")
+                      if more or not (refusing or wanted[t].place or wanted[t].strict)}
+        for term, others in related.items():
+            if not others.isdisjoint(held & stated):
+                found.add(base(term))
+        return frozenset(found - held) if found else frozenset()
+    return held_terms
+
+
+def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace, question: str, features,
+                   forms: bool, weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
+    """(held, record_id) -> ``share`` of what the record holds, with the category and relation terms
+    it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
+    extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
+                          frozenset(weights))
+    if extra is None:
+        return lambda held, record_id: share(held)
+    return lambda held, record_id: share(held | extra(record_id, held))
+
+
+# ``yes_no_names``: a yes/no question asking whether someone is called a name ("Is Tariq's brother called
+# Omar?", "Is my sister named Rosa?", "Is my husband's name Tom?")
+_YES_NO_NAME = re.compile(r"^\W*(?i:is|was|isn't|wasn't)\s+.+?(?:\s+(?:called|named)|'s\s+(?:first\s+)?name(?:\s+is)?)"
+                          r"\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[?.!]*\s*$")
+
+
+def yes_no_name(question: str) -> frozenset[str]:
+    """The terms of the name a yes/no question asks someone is called, none when it asks no name.
+    What is asked is the name: a record naming the same relation otherwise ("my brother Yusuf")
+    answers it, the false side included, as "Is Kim's plan O2?" is answered by the plan held."""
+    found = _YES_NO_NAME.match(question.replace("\u2019", "'"))
+    return frozenset(tokenize(_folded(found.group(1)))) if found else frozenset()
+
+
+# ``relation_is_name``: "The user's wife is Hélène.", "My sister is Clara, ...", "I'm married to Agnieszka."
+# a word that may be a name: any letter first ("Élodie"), its case checked where it is read
+_CAPITALISED = r"([^\W\d_][\w-]*)"
+_MARRIED_TO = re.compile(r"(?i)\b(?:i'm|i\s+am|i\s+was|i've\s+been|i\s+have\s+been|(?:the\s+)?user\s+is|"
+                         r"(?:the\s+)?user\s+has\s+been|(?:the\s+)?user's)\s+(?:married|engaged)\s+to\s+"
+                         + _CAPITALISED)
+
+
+@lru_cache(maxsize=256)
+def _copular_pattern(caller: str) -> re.Pattern:
+    owner = r"(?:[Mm]y|[Oo]ur|[Tt]he\s+user's" + (rf"|(?i:{re.escape(caller)})'s" if caller else "") + ")"
+    return re.compile(rf"\b{owner}\s+{_LINK_RELATION}\s+(?:is|was)\s+{_CAPITALISED}(?=\s*(?:[.,;!?]|$|"
+                      r"\s+(?:and|who|whom|from|but)\b))")
+
+
+def _copular_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """``relation_is_name``: the (relation, name) pairs a statement gives by "is" ("The user's wife is
+    Hélène.", "My sister is Clara, she ..."; the name ends the clause, so "My brother is Spanish
+    and ..." is read only when the word is no language or nationality of the lexicon) and by "married
+    to" (the owner's spouse). Folded terms, as ``_relation_names`` gives them."""
+    text = statement.replace("\u2019", "'")
+    adjectives = {t for name in ("languag", "nation") for member in
+                  getattr(lexicon.categories().get(name), "members", ()) for t in member}
+    pairs = [(m.group(1), m.group(2)) for m in _copular_pattern(caller).finditer(text)]
+    pairs += [("spouse", m.group(1)) for m in _MARRIED_TO.finditer(text)]
+    found = set()
+    for relation, name in pairs:
+        if name.lower() in _NOT_NAMES or not name[0].isupper():
+            continue
+        relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
+        if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS and names[0] not in adjectives:
+            found.add((next(iter(relations)), names[0]))
+    return found
+
+
 def without_idioms(question: str) -> str:
     """``question`` with each idiom of ``_IDIOMS_TEXT`` read as what it asks: "What do I do for a
     living?" -> "What do I do work job?"."""
@@ -919,6 +1040,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         # record must hold them, and (``subject_gate_only``) they are not what is asked
         required = sorted(set(required) | (asked_persons(space, question, caller, features("statement_persons"))
                                            - set(speakers)))
+    asked_name = yes_no_name(question) if features("yes_no_names") else frozenset()
+    if asked_name:   # ``yes_no_names``: "Is my sister named Rosa?" asks the name, Rosa is no subject
+        required = [t for t in required if t not in asked_name]
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
     if features("yes_no_objects") and key_weight > 0:
         keys = keys | (yes_no_object(question) - set(tokenize(caller)))
@@ -936,10 +1060,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         weights = _based_weights(space, weights)
         required = sorted({base_term(t) for t in required})
     links = person_links(space, required, caller) if features("relation_names") and required else {}
-    if features("relation_names") and required:
+    if features("relation_names") and required and not asked_name:
+        # (a yes/no question on a name does not state it: "Is my sister named Rosa?")
         links = _asked_links(links, question, caller, required)
     if features("relation_synonyms") and required:
-        links = _synonym_links(space, links, required, caller, features("relation_names"))
+        links = _synonym_links(space, links, required, caller, features("relation_names"),
+                               groups=features("relation_lexicon"))
     mine = caller_speaker(space, question, caller) if features("caller_turns") and not speakers else frozenset()
     time_weight = settings.get("unseen_time_weight", 1.0)
     if time_weight != 1.0:
@@ -979,16 +1105,27 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     number = features("number_answers") and bool(_ASKS_NUMBER.search(question.replace("\u2019", "'")))
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
+    share_in = _lexicon_share(share, space, question, features, forms, weights)
     if features("asserted_support"):
-        covers = lambda record_id: share(asserted_terms(space, record_id))  # noqa: E731
+        covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
-        covers = lambda record_id: share(space.term_set(record_id))  # noqa: E731
+        covers = lambda record_id: share_in(space.term_set(record_id), record_id)  # noqa: E731
     asked = frozenset(tokenize(question))
     if forms:
         asked = _with_forms(asked)
     linked = frozenset().union(*links.values()) if links else frozenset()
     if features("relation_synonyms"):   # "Which neighbour feeds our cat?" / "Our neighbor Tom ..."
         linked |= frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
+    if features("relation_lexicon"):   # "my spouse" / "My wife Hélène ...": relation words only, so the
+        # "GP" of "My brother's GP is Dr Kahn" is not read as a name the question asks
+        groups = lexicon.relation_groups()
+        grouped = frozenset().union(*(groups.get(t, frozenset()) for t in asked)) & _RELATIONS
+        # the relation words the question holds only through the lexicon
+        grouped_only = grouped - asked - frozenset().union(*(_RELATION_SYNONYMS.get(t, frozenset()) for t in asked))
+        linked |= grouped
+        linked -= frozenset().union(*(groups.get(t, frozenset()) for t in required)) - _RELATIONS - asked
+    else:
+        grouped_only = frozenset()
     relations = features("relation_subjects")
     pronouns = features("dialogue_pronouns") and bool(speakers)
     negatives = features("negative_scope")
@@ -1007,7 +1144,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
         (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
-              and set(weights) <= _NAME_TERMS)
+              and set(weights) <= _NAME_TERMS | asked_name)
+    copular = features("relation_is_name")
     where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     replies = sentences and features("reply_answers")
@@ -1027,6 +1165,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
+        if grouped_only and _others_relation(space, record_id, grouped_only, own):
+            return 0.0   # ``relation_lexicon``: "Élodie's husband Karim" is no "partner" of mine
         if named:
             person = record_person(space, record_id, own, negated_openings, statement_persons)
             if person and person.isdisjoint(asked_folded):
@@ -1059,19 +1199,19 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0   # ``age_answers``: "my old copy" states no age
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
-        if said:
+        if said and not (asked_name and said <= asked_name):
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
             stated = _with_bases(stated) if forms else stated
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
-        if naming and _names_relation(space, record_id, caller, required, links):
+        if naming and _names_relation(space, record_id, caller, required, links, copular):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
             asked_of = _asked_before(space, record_id, speakers) if replies else frozenset()
             if elsewhere or asked_of:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
-                return share((stated - (elsewhere or frozenset())) | asked_of)
+                return share_in((stated - (elsewhere or frozenset())) | asked_of, record_id)
         return covers(record_id)
     return measure
 
@@ -1341,11 +1481,14 @@ _NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
-                    links: dict[str, frozenset[str]]) -> bool:
+                    links: dict[str, frozenset[str]], copular: bool = False) -> bool:
     """Whether the record gives a name to a relation the question asks about ("My sister Maria is
-    visiting" for "What is my sister's name?"), in a fact or a conversation turn."""
+    visiting" for "What is my sister's name?"), in a fact or a conversation turn. ``copular``
+    (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka."."""
     asked = {term: {term} | set(links.get(term, frozenset())) for term in required}
     pairs = _relation_names(space.records[record_id]["statement"], caller)
+    if copular:
+        pairs = pairs | _copular_names(space.records[record_id]["statement"], caller)
     return any(relation in words for relation, _name in pairs for words in asked.values())
 
 
@@ -2017,13 +2160,37 @@ _RELATION_SYNONYM_GROUPS = (
 _RELATION_SYNONYMS = {term: group - {term} for group in _RELATION_SYNONYM_GROUPS for term in group}
 
 
+# a record opening with another person's relation: "Élodie's husband Karim ..."
+_OTHERS_RELATION = re.compile(r"^\W*([^\W\d_][\w-]*)'s\s+([a-z][\w-]*)")
+
+
+def _others_relation(space: SearchSpace, record_id: str, relations: frozenset[str], own: frozenset[str]) -> bool:
+    """``relation_lexicon``: whether a record opens with someone else's relation named by one of
+    ``relations`` ("Élodie's husband Karim might want it"): a word the lexicon adds for "my partner"
+    is the owner's relation, not Élodie's."""
+    found = _OTHERS_RELATION.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+    if not found or not found.group(1)[0].isupper():
+        return False
+    possessor = set(tokenize(_folded(found.group(1))))
+    return bool(possessor) and not possessor & own and not set(tokenize(found.group(2))).isdisjoint(relations)
+
+
+def _relation_others(term: str, lexicon_groups: bool = False) -> frozenset[str]:
+    """The other words of a relation (``_RELATION_SYNONYMS``) and, with ``relation_lexicon``, those
+    of its lexicon group (``retrieval.lexicon.relation_groups``: "my spouse" is "my wife", "my
+    doctor" "my GP", "my kids" "my son")."""
+    others = _RELATION_SYNONYMS.get(term, frozenset())
+    return others | lexicon.relation_groups().get(term, frozenset()) if lexicon_groups else others
+
+
 def _synonym_links(space: SearchSpace, links: dict[str, frozenset[str]], required: list[str], caller: str,
-                   names: bool) -> dict[str, frozenset[str]]:
+                   names: bool, groups: bool = False) -> dict[str, frozenset[str]]:
     """``links`` and, for a relation asked, its other words ("my mum": mother, mom) and, with
-    ``relation_names``, the names the scope gives the relation under those words."""
+    ``relation_names``, the names the scope gives the relation under those words. ``groups``
+    (``relation_lexicon``): the words of its lexicon group too (``_relation_others``)."""
     found = dict(links)
     for term in required:
-        others = _RELATION_SYNONYMS.get(term)
+        others = _relation_others(term, groups)
         if not others:
             continue
         named = person_links(space, sorted(others), caller) if names else {}
@@ -2500,13 +2667,35 @@ def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
-                      forms: bool = False, classes: bool = False) -> Callable[[str], float]:
+                      forms: bool = False, classes: bool = False, lexicon_features=None) -> Callable[[str], float]:
     """record_id -> coverage of ``question``, as every planner measures it (one rule, so the
     deterministic and the llm planner face the same relevance bar).
 
     The caller's own name does not count ("What does Ravi take?" asked in scope user:Ravi is
     about the scope); names the scope never saw weigh ``unseen_entity_weight`` times.
+    ``lexicon_features`` (the policy's feature test, for ``class_lexicon`` and ``relation_lexicon``):
+    a category or relation word is held in other words, as the support test reads it.
     """
+    covers = _question_coverage(space, question, settings, caller, forms, classes)
+    if not lexicon_features:
+        return covers
+    weights = _term_weights(space, *_coverage_terms(question, caller, settings))
+    extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
+                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights))
+    if extra is None:
+        return covers
+    kinds = class_kinds(question) if classes else {}
+    share = _share_of(_based_weights(space, weights) if forms else weights)
+
+    def covered(record_id: str) -> float:
+        held = _with_bases(space.term_set(record_id)) if forms else space.term_set(record_id)
+        held = _with_classes(held, kinds) if kinds else held
+        return share(held | extra(record_id, held))
+    return covered
+
+
+def _question_coverage(space: SearchSpace, question: str, settings: dict, caller: str,
+                       forms: bool, classes: bool) -> Callable[[str], float]:
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
     kinds = class_kinds(question) if classes else {}
     if kinds:   # ``class_words``
@@ -2754,14 +2943,22 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         for record_id, bonus in _session_bonus(space, so_far, terms, k).items():
             fused[record_id] += session_weight * bonus
     scores = dict(first_hits)
-    covers = question_coverage(space, question, settings, caller, classes=features("class_words"))
+    covers = question_coverage(space, question, settings, caller, classes=features("class_words"),
+                               lexicon_features=features)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
-    if kinds:
-        # ``class_words``: the records naming a kind of the class asked about ("my cat" for "pets"),
-        # after every match of the searches: what was found, and its order, is unchanged
-        members = sorted(frozenset().union(*kinds.values()))
+    # ``class_words``: the records naming a kind of the class asked about ("my cat" for "pets"), and with
+    # ``class_lexicon`` a member of a category the lexicon knows (``relation_lexicon``: a relation's other
+    # words), after every match of the searches: what was found, and its order, is unchanged
+    members = set(frozenset().union(*kinds.values())) if kinds else set()
+    if features("class_lexicon"):
+        members |= set(lexicon.member_terms(lexicon.asked_categories(question)))
+    if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
+        groups = lexicon.relation_groups()
+        members |= {word for t in terms for word in groups.get(t, ())}
+    if members:
+        members = sorted(members)
         hits = space.search(members, per_search)
         steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
         candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]

@@ -78,6 +78,10 @@ ADDED_KEYS = {
         ("features", "question_periods"): False,     # "last week", "two weeks ago" were only search words
         ("features", "turn_supersession"): False,    # a turn called off by a later one still answered
         ("features", "class_words"): False,          # "any pets?" not answered by "my cat"
+        ("features", "class_lexicon"): False,   # 'what vegetables' was not answered by 'leeks and parsnips'
+        ("features", "relation_lexicon"): False,   # 'my doctor' was not 'my GP', 'my kids' not 'my son'
+        ("features", "relation_is_name"): False,   # "The user's wife is Hélène." named no wife
+        ("features", "yes_no_names"): False,   # 'Is my sister named Rosa?' needed a record holding Rosa
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
         ("features", "typed_answers"): False,   # 'how far' was answered by any record holding 'far' ('so far')
         ("features", "typed_evidence_order"): False,   # evidence in rank order, a record not stating what is asked first

@@ -1,0 +1,196 @@
+"""The category lexicon: words naming a category and the members a record names instead.
+
+"What vegetables do I grow?" is answered by "I grow leeks and parsnips": the question names a
+category (vegetables), the record a member of it. ``memory/packaged/lexicon/classes.json`` holds a
+few dozen everyday categories (vegetable, fruit, sport, team, language, drink, medication and its
+kinds, instrument, pet, vehicle, car, job, colour, country, city ...) with their common members,
+and the relation groups whose words stand for each other (a wife is a spouse; a GP is a doctor; a
+son is one of the kids). It is read by the support and coverage tests (``features.class_lexicon``,
+``features.relation_lexicon``), never by BM25: what a search finds, and its order, is unchanged.
+
+Three rules keep a member from answering what it does not state:
+
+- a category counts only where the question asks a member of it: the category word right after
+  what/which/any ("which city", "any pets"), after "kind/type/sort of", or after one other word
+  ("which football team");
+- a member counts only in a clause that does not negate it ("I no longer grow potatoes", "gave up
+  tennis", "but not courgettes"): ``positive_terms``;
+- whose member it is stays the subject tests' business (a member stated about another person
+  never answers): the lexicon only says what the record holds.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .tokenize import tokenize
+
+
+@dataclass(frozen=True)
+class Category:
+    """One category: its name, the members' terms (a phrase holds all of its terms) and whether a
+    record stating a place by name holds it (city, country)."""
+    name: str
+    members: tuple[frozenset[str], ...]
+    place: bool = False
+    after: re.Pattern | None = None   # words after which a capitalised name is a member
+    strict: bool = False   # its members are names: one counts only with the rest of the question held
+
+
+def _load() -> dict:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "classes.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@lru_cache(maxsize=1)
+def categories() -> dict[str, Category]:
+    """The term of each word naming a category -> the category (members of '@other' resolved)."""
+    raw = _load()["classes"]
+
+    def members(name: str, seen: frozenset[str]) -> set[frozenset[str]]:
+        found: set[frozenset[str]] = set()
+        for member in _split(raw[name].get("members", "")):
+            if member.startswith("@"):
+                other = member[1:]
+                if other in raw and other not in seen:
+                    found |= members(other, seen | {other})
+                continue
+            terms = frozenset(tokenize(member))
+            if terms:
+                found.add(terms)
+        return found
+
+    out: dict[str, Category] = {}
+    for name, entry in raw.items():
+        after = _split(entry.get("after", ""))
+        pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
+            re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
+        category = Category(name, tuple(sorted(members(name, frozenset({name})), key=sorted)),
+                            bool(entry.get("place")), pattern, bool(entry.get("strict")))
+        for word in _split(entry["names"]):
+            terms = tokenize(word)
+            if len(terms) == 1:   # a category is named by one word
+                out.setdefault(terms[0], category)
+    return out
+
+
+@lru_cache(maxsize=1)
+def relation_groups() -> dict[str, frozenset[str]]:
+    """relation term -> the other terms that name the same relation when the question says it:
+    a general word ("spouse", "partner", "kids") takes every word of its group, a specific word
+    ("wife", "son") only the general ones (a wife is a spouse, not a husband); a group's "states"
+    words ("married") say the relation of the owner without naming it."""
+    found: dict[str, set[str]] = {}
+    for group in _load()["relations"]:
+        general = {t for word in _split(group.get("general", "")) for t in tokenize(word)}
+        specific = {t for word in _split(group.get("specific", "")) for t in tokenize(word)}
+        states = {t for word in _split(group.get("states", "")) for t in tokenize(word)}
+        for term in general:
+            found.setdefault(term, set()).update(general | specific | states)
+        for term in specific:
+            found.setdefault(term, set()).update(general | states | {term})
+    return {term: frozenset(others - {term}) for term, others in found.items()}
+
+
+# the words after which a category word asks for a member: "which city", "any pets", "what kind of
+# music", "my favourite sport", or one word later ("which football team")
+_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+                    r"([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
+# a word after what/which that is no modifier of a category word: "What do you grow?", "Which is ..."
+_NOT_MODIFIERS = frozenset("do does did is are was were am has have had can could will would should shall may might "
+                           "must i you he she we they my your his her our their the a an".split())
+
+
+def asked_categories(question: str) -> dict[str, Category]:
+    """The categories a question asks a member of, by the term that names each."""
+    known = categories()
+    found: dict[str, Category] = {}
+    for hit in _ASKED.finditer(question.replace("\u2019", "'")):
+        first = tokenize(hit.group(1))
+        if len(first) == 1 and first[0] in known:
+            found[first[0]] = known[first[0]]
+            continue
+        if hit.group(2) and hit.group(1).lower() not in _NOT_MODIFIERS:
+            second = tokenize(hit.group(2))
+            if len(second) == 1 and second[0] in known:
+                found[second[0]] = known[second[0]]
+    return found
+
+
+# a clause that negates or ends what it states ("I no longer grow potatoes", "gave up tennis", "used to")
+_NEGATING = re.compile(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stopped|stop|stops|quit|quits|"
+                       r"gave\s+up|give\s+up|gives\s+up|giving\s+up|anymore|any\s+more|used\s+to|avoid|avoids|"
+                       r"hate|hates|dislike|dislikes|allergic)\b")
+_CLAUSES = re.compile(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
+
+
+def negates(text: str) -> bool:
+    """Whether a text negates or refuses something ("What drink do I avoid?", "I no longer ...")."""
+    return bool(_NEGATING.search(text.replace("\u2019", "'")))
+
+
+def positive_terms(statement: str) -> frozenset[str]:
+    """The terms of the clauses of a statement that negate nothing: a member named in a clause
+    saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks)."""
+    text = statement.replace("\u2019", "'")
+    held: set[str] = set()
+    for clause in _CLAUSES.split(text):
+        if clause and not _NEGATING.search(clause):
+            held.update(tokenize(clause))
+    return frozenset(held)
+
+
+# a place named after a preposition of place, or after a verb of moving and "to": "lives in Montréal",
+# "moved to Norway", "from Lyon"; a capitalised word that is a time, a language or a nationality is no place
+_NAMED_PLACE = re.compile(r"\b(?:(?:in|from|near|around|outside|across|at\s+home\s+in)|(?:moved|moving|moves|move|"
+                          r"relocated|relocating|emigrated|went|goes|going|gone|flew|flying|travelled|traveled|"
+                          r"headed|back)\s+(?:back\s+)?to)\s+(?:the\s+)?([A-Z][\w'-]*)")
+_NOT_PLACES = frozenset(tokenize("january february march april may june july august september october november "
+                                 "december monday tuesday wednesday thursday friday saturday sunday christmas "
+                                 "easter spring summer autumn winter"))
+
+
+def names_place(statement: str) -> bool:
+    """Whether a clause of the statement that negates nothing names a place ("lives in Rotterdam")."""
+    text = statement.replace("\u2019", "'")
+    languages = {t for cat in ("languag", "nation") for m in getattr(categories().get(cat), "members", ())
+                 for t in m}
+    for clause in _CLAUSES.split(text):
+        if not clause or _NEGATING.search(clause):
+            continue
+        for hit in _NAMED_PLACE.finditer(clause):
+            terms = tokenize(hit.group(1))
+            if terms and not set(terms) & (_NOT_PLACES | languages):
+                return True
+    return False
+
+
+def held_categories(asked: dict[str, Category], held: frozenset[str], positive: frozenset[str],
+                    place: bool, statement: str = "") -> frozenset[str]:
+    """The asked category terms a record holds: a member whose terms it holds in a clause that
+    negates nothing (``positive``), for a place category a place it names (``place``), or a name
+    after the category's 'after' words in such a clause of ``statement`` ("supports Legia Warsaw")."""
+    stated = held & positive
+    found = set()
+    for term, category in asked.items():
+        if (category.place and place) or any(member <= stated for member in category.members) \
+                or (category.after is not None and _names_after(category.after, statement)):
+            found.add(term)
+    return frozenset(found)
+
+
+def _names_after(pattern: re.Pattern, statement: str) -> bool:
+    return any(clause and not _NEGATING.search(clause) and pattern.search(clause)
+               for clause in _CLAUSES.split(statement.replace("\u2019", "'")))
+
+
+def member_terms(asked: dict[str, Category]) -> list[str]:
+    """Every term of the members of the asked categories (to find the records naming one)."""
+    return sorted({t for category in asked.values() for member in category.members for t in member})
