@@ -152,9 +152,16 @@ def positive_terms(statement: str) -> frozenset[str]:
 _NAMED_PLACE = re.compile(r"\b(?:(?:in|from|near|around|outside|across|at\s+home\s+in)|(?:moved|moving|moves|move|"
                           r"relocated|relocating|emigrated|went|goes|going|gone|flew|flying|travelled|traveled|"
                           r"headed|back)\s+(?:back\s+)?to)\s+(?:the\s+)?([A-Z][\w'-]*)")
-_NOT_PLACES = frozenset(tokenize("january february march april may june july august september october november "
-                                 "december monday tuesday wednesday thursday friday saturday sunday christmas "
-                                 "easter spring summer autumn winter"))
+_NOT_PLACES_TEXT = ("january february march april may june july august september october november "
+                    "december monday tuesday wednesday thursday friday saturday sunday christmas "
+                    "easter spring summer autumn winter")
+
+
+@lru_cache(maxsize=None)
+def _not_places() -> frozenset[str]:
+    """The terms of ``_NOT_PLACES_TEXT``, stemmed on first use: a table stemmed at import costs
+    every `memory query` process (pure-Python Snowball), most of which never read a place."""
+    return frozenset(tokenize(_NOT_PLACES_TEXT))
 
 
 def names_place(statement: str) -> bool:
@@ -167,7 +174,7 @@ def names_place(statement: str) -> bool:
             continue
         for hit in _NAMED_PLACE.finditer(clause):
             terms = tokenize(hit.group(1))
-            if terms and not set(terms) & (_NOT_PLACES | languages):
+            if terms and not set(terms) & (_not_places() | languages):
                 return True
     return False
 
