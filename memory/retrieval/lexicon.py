@@ -34,24 +34,20 @@ class Category:
     """One category: its name, the members' terms (a phrase holds all of its terms) and whether a
     record stating a place by name holds it (city, country)."""
     name: str
-    members: tuple[frozenset[str], ...]
     place: bool = False
     after: re.Pattern | None = None   # words after which a capitalised name is a member
     strict: bool = False   # its members are names: one counts only with the rest of the question held
 
-
-def _load() -> dict:
-    text = resources.files("memory").joinpath("packaged", "lexicon", "classes.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def _split(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+    @property
+    def members(self) -> tuple[frozenset[str], ...]:
+        return _members(self.name)
 
 
-@lru_cache(maxsize=1)
-def categories() -> dict[str, Category]:
-    """The term of each word naming a category -> the category (members of '@other' resolved)."""
+@lru_cache(maxsize=None)
+def _members(name: str) -> tuple[frozenset[str], ...]:
+    """A category's members' terms (members of '@other' resolved), stemmed when the category is
+    first asked about: stemming all ~1,000 members cost every `memory query` process ~35 ms on its
+    first question, whatever it asked."""
     raw = _load()["classes"]
 
     def members(name: str, seen: frozenset[str]) -> set[frozenset[str]]:
@@ -67,13 +63,29 @@ def categories() -> dict[str, Category]:
                 found.add(terms)
         return found
 
+    return tuple(sorted(members(name, frozenset({name})), key=sorted))
+
+
+@lru_cache(maxsize=1)
+def _load() -> dict:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "classes.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@lru_cache(maxsize=1)
+def categories() -> dict[str, Category]:
+    """The term of each word naming a category -> the category (its members stemmed on first use)."""
+    raw = _load()["classes"]
     out: dict[str, Category] = {}
     for name, entry in raw.items():
         after = _split(entry.get("after", ""))
         pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
-        category = Category(name, tuple(sorted(members(name, frozenset({name})), key=sorted)),
-                            bool(entry.get("place")), pattern, bool(entry.get("strict")))
+        category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")))
         for word in _split(entry["names"]):
             terms = tokenize(word)
             if len(terms) == 1:   # a category is named by one word
