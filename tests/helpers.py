@@ -152,3 +152,17 @@ def cli_env(now: str, **extra) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == "MEMORY_CONFIG"}
     env.update({"MEMORY_NOW": now, "PYTHONPATH": str(PROJECT_ROOT), "PYTHONUNBUFFERED": "1"}, **extra)
     return env
+
+
+def write_locomo(path: Path, sessions: dict, questions: list, sample_id: str) -> Path:
+    """A LoCoMo file of one conversation between Caroline and Melanie: ``sessions`` maps a session
+    name to (its date, [(speaker, text), ...]), ``questions`` lists (question, evidence ids, category)."""
+    conversation = {"speaker_a": "Caroline", "speaker_b": "Melanie"}
+    for number, (name, (date, turns)) in enumerate(sessions.items(), start=1):
+        conversation[f"{name}_date_time"] = date
+        conversation[name] = [{"speaker": who, "dia_id": f"D{number}:{i}", "text": text}
+                              for i, (who, text) in enumerate(turns, start=1)]
+    qa = [{"question": q, "answer": "x", "evidence": evidence, "category": category}
+          for q, evidence, category in questions]
+    path.write_text(json.dumps([{"sample_id": sample_id, "conversation": conversation, "qa": qa}]))
+    return path

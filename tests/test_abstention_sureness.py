@@ -20,6 +20,8 @@ from memory.benchmark.runner import run_dataset
 from memory.decision import sureness
 from memory.paths import PROJECT_ROOT
 from memory.policy import load_policies
+
+from helpers import write_locomo
 from test_abstention import _match
 
 
@@ -73,15 +75,7 @@ QUESTIONS = [
 
 
 def locomo_file(path):
-    conversation = {"speaker_a": "Caroline", "speaker_b": "Melanie"}
-    for number, (name, (date, turns)) in enumerate(SESSIONS.items(), start=1):
-        conversation[f"{name}_date_time"] = date
-        conversation[name] = [{"speaker": who, "dia_id": f"D{number}:{i}", "text": text}
-                              for i, (who, text) in enumerate(turns, start=1)]
-    qa = [{"question": q, "answer": "x", "evidence": evidence, "category": category}
-          for q, evidence, category in QUESTIONS]
-    path.write_text(json.dumps([{"sample_id": "conv-sure", "conversation": conversation, "qa": qa}]))
-    return path
+    return write_locomo(path, SESSIONS, QUESTIONS, "conv-sure")
 
 
 def _config(tmp_path, on: bool):

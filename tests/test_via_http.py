@@ -17,7 +17,7 @@ pytest.importorskip("fastapi", reason="the server extra is not installed (pip in
 
 from click.testing import CliRunner  # noqa: E402
 
-from helpers import make_store  # noqa: E402
+from helpers import make_store, write_locomo  # noqa: E402
 from memory import api  # noqa: E402
 from memory.benchmark.via_http import rendered, request_id, sessions, unix_ms  # noqa: E402
 from memory.cli import main  # noqa: E402
@@ -61,15 +61,7 @@ QUESTIONS = [
 
 
 def locomo_file(path, sample_id: str = "conv-tiny"):
-    conversation = {"speaker_a": "Caroline", "speaker_b": "Melanie"}
-    for number, (name, (date, turns)) in enumerate(SESSIONS.items(), start=1):
-        conversation[f"{name}_date_time"] = date
-        conversation[name] = [{"speaker": who, "dia_id": f"D{number}:{i}", "text": text}
-                              for i, (who, text) in enumerate(turns, start=1)]
-    qa = [{"question": q, "answer": "x", "evidence": evidence, "category": category}
-          for q, evidence, category in QUESTIONS]
-    path.write_text(json.dumps([{"sample_id": sample_id, "conversation": conversation, "qa": qa}]))
-    return path
+    return write_locomo(path, SESSIONS, QUESTIONS, sample_id)
 
 
 @pytest.fixture
