@@ -1,25 +1,14 @@
 """Build a store for one invented person: Henrique Baptista, 52, taxi driver in Porto.
 python build.py STORE   (the folder is replaced)"""
-import sys, shutil, os
-from memory import api
+import os
+import sys
 
-if len(sys.argv) != 2:
-    sys.exit("usage: python build.py STORE")
-STORE = sys.argv[1]
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common import writer  # noqa: E402
+from memory import api  # noqa: E402
+
 USER = "henrique"
-if os.path.exists(STORE):
-    shutil.rmtree(STORE)
-store = api.open_store(STORE, create=True)
-
-def ok(r):
-    assert r.status in ("applied", "idempotent"), (r.status, r.error)
-    return r
-
-def add(key, text, frm, kind=None, aliases=()):
-    ok(api.add(store, USER, text, key=key, kind=kind, valid_from=frm, aliases=aliases))
-
-def upd(key, text, frm, kind=None):
-    ok(api.update(store, USER, text, key=key, valid_from=frm, kind=kind))
+STORE, store, ok, add, upd = writer(USER)
 
 # ---- keyed facts (36 keys, 9 updated, 3 negatives)
 add("user.name", "My name is Henrique Baptista.", "2026-01-10")

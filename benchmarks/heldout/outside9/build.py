@@ -1,24 +1,13 @@
 """Build a store for one invented person: Nadia Okafor, 29, chemistry teacher in Bristol."""
-import sys, shutil, os
-from memory import api
+import os
+import sys
 
-if len(sys.argv) != 2:
-    sys.exit("usage: python build.py STORE  (the folder is replaced)")
-STORE = sys.argv[1]
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common import writer  # noqa: E402
+from memory import api  # noqa: E402
+
 USER = "nadia"
-if os.path.exists(STORE):
-    shutil.rmtree(STORE)
-store = api.open_store(STORE, create=True)
-
-def ok(r):
-    assert r.status in ("applied", "idempotent"), (r.status, r.error)
-    return r
-
-def add(key, text, frm, kind=None, aliases=()):
-    ok(api.add(store, USER, text, key=key, kind=kind, valid_from=frm, aliases=aliases))
-
-def upd(key, text, frm, kind=None):
-    ok(api.update(store, USER, text, key=key, valid_from=frm, kind=kind))
+STORE, store, ok, add, upd = writer(USER)
 
 # ---- keyed facts (36 keys, 7 updated, 3 negatives)
 add("user.name", "My name is Nadia Okafor.", "2026-01-05")
