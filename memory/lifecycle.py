@@ -363,9 +363,11 @@ def _update(ctx: _Context) -> Plan:
     if old["kind"] == "episode":
         raise RefusedError("episodes are kept verbatim and never updated", code="invalid_transition")
     new_from = (ctx.envelope.get("valid_time") or {}).get("from") or ctx.now
-    if new_from <= old["valid_time"]["from"]:
-        raise RefusedError("the new value must start after the current one: give valid_time.from (--from) "
-                           "a later instant than the current record's", code="invalid_valid_time")
+    # the same second is fine, as for retire: an agent adds and corrects within one second, and the
+    # replaced value then held for no whole second (its interval closes where it opened)
+    if new_from < old["valid_time"]["from"]:
+        raise RefusedError("the new value must not start before the current one: give valid_time.from (--from) "
+                           "an instant at or after the current record's", code="invalid_valid_time")
     _refuse_tombstoned(ctx, old["memory_key"], payload["statement"])
     if normalize_value(old["statement"]) == normalize_value(payload["statement"]):
         raise RefusedError("the same value is already the active record", code="duplicate_active_record")

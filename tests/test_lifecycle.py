@@ -371,3 +371,28 @@ def test_resolve_cannot_bring_back_a_tombstoned_value(store):
     result = store.mutate(by_id("resolve", guess, "tx-r", payload={"conflict_with": [tea]}))
     assert result["error"]["code"] == "value_tombstoned"
     assert store.mutate(by_id("approve", guess, "tx-a", actor="reviewer"))["error"]["code"] == "invalid_transition"
+
+
+def test_an_update_in_the_same_second_as_the_add_replaces_it(tmp_path):
+    """An agent that adds a fact and corrects it within one second (no --from: both start "now") was
+    refused invalid_valid_time; like a retire in the same second, the update goes through and the
+    replaced value's interval closes where it opened (it held for no whole second)."""
+    from memory import api
+    from memory.clock import FixedClock
+    from memory.envelope_builder import user_scope
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    added = api.add(store, "u1", "I like green tea", key="user.tea")
+    assert added.status == "applied"
+    result = api.update(store, "u1", "These days only rooibos", key="user.tea")
+    assert result.status == "applied", result.error
+    answer = api.query(store, "What tea do I like?", "u1")
+    assert answer.knowledge_state == "VERIFIED"
+    assert answer.evidence[0].statement == "These days only rooibos"
+    old = store.get(added.record_id, user_scope("u1"))
+    assert (old["status"], old["valid_time"]) == ("retired", {"from": NOW, "to": NOW})
+
+
+def test_an_update_that_starts_before_the_current_value_is_still_refused(store):
+    applied(store, add_env(PARIS, "user.home_city", "tx-a", valid_from="2024-06-01T00:00:00Z"))
+    result = store.mutate(update_env(BERLIN, "tx-b", key="user.home_city", valid_from="2024-05-31T23:59:59Z"))
+    assert result["error"]["code"] == "invalid_valid_time"
