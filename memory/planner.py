@@ -23,26 +23,9 @@ from functools import lru_cache
 from operator import itemgetter
 
 from .retrieval import lexicon
+from .retrieval.patterns import Lazy as _Lazy   # a module pattern compiled when first used
 from .retrieval.temporal import relative_date_words
 from .retrieval.tokenize import tokenize
-
-
-
-class _Lazy:
-    """A module pattern compiled when first used: a `memory query` process compiles at import only
-    the patterns most questions use (the others are for features a question may not reach: ~4 ms of
-    ``re.compile`` a process). Only the methods are read, never the compiled object."""
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-
-    def __getattr__(self, name: str):
-        # the first method asked for (``__getattr__`` runs only for a missing attribute): the
-        # compiled pattern's methods become this object's own, so later calls cost a plain lookup
-        compiled = re.compile(self.pattern)
-        for method in ("search", "match", "fullmatch", "finditer", "findall", "split", "sub"):
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
 
 
 @dataclass
