@@ -1946,6 +1946,10 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
             if new is not None:
                 memo["found"] = sorted(found + new, key=itemgetter("id")) if new else found
                 return memo["found"]
+        marks = getattr(space.records, "marks_calling_off", None)
+        if marks is not None and not marks():   # the view marks no turn: no holder says so
+            memo["found"] = []
+            return memo["found"]
         holders = space.index.holders
         ids = {rid for term in _CALLING_OFF_TERMS for rid in holders(term)}
         changing = {rid for term in _CHANGING_TERMS for rid in holders(term)}
