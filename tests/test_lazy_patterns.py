@@ -55,3 +55,67 @@ def test_importing_the_read_path_compiles_none_of_the_lazy_patterns():
                           timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "True"]
+
+
+# -- the packaged code (tools/gen_patterns.py) -----------------------------------------------------
+
+def _gen_patterns():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_patterns", PROJECT_ROOT / "tools" / "gen_patterns.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _packaged_interpreter() -> dict:
+    import json
+    path = PROJECT_ROOT / "memory" / "packaged" / "patterns" / "compiled.json"
+    return json.loads(path.read_text(encoding="utf-8"))["interpreter"]
+
+
+# the code is that of one interpreter; another compiles every pattern with re.compile (tested below)
+this_interpreter = pytest.mark.skipif(_packaged_interpreter() != patterns.interpreter(),
+                                      reason="packaged for another interpreter: run tools/gen_patterns.py")
+
+
+@this_interpreter
+def test_the_packaged_code_is_generated_from_the_patterns():
+    gen = _gen_patterns()
+    assert gen.TARGET.read_text(encoding="utf-8") == gen.render(), "run: python tools/gen_patterns.py"
+
+
+@this_interpreter
+def test_each_packaged_pattern_is_the_one_re_compile_makes():
+    table = patterns._table()
+    every = {(lazy.pattern, lazy._flags) for lazy in _gen_patterns().lazy_patterns()}
+    assert table and set(table) == every
+    for pattern, flags in table:
+        made, expected = patterns.precompiled(pattern, flags), re.compile(pattern, flags)
+        assert (made.pattern, made.flags, made.groups, made.groupindex) == \
+            (expected.pattern, expected.flags, expected.groups, expected.groupindex), pattern
+        for text in SAMPLES:
+            assert [m.span() for m in made.finditer(text)] == [m.span() for m in expected.finditer(text)], pattern
+            assert [m.groups() for m in made.finditer(text)] == [m.groups() for m in expected.finditer(text)], pattern
+
+
+@this_interpreter
+def test_a_lazy_pattern_of_the_table_is_made_without_re_s_compiler(monkeypatch):
+    from re import _parser
+    pattern, flags = planner._NOT_PLACES.pattern, planner._NOT_PLACES._flags
+    expected = [m.span() for text in SAMPLES for m in re.compile(pattern, flags).finditer(text)]
+    re.purge()
+    monkeypatch.setattr(_parser, "parse", lambda *args: pytest.fail("parsed"))
+    lazy = patterns.Lazy(pattern, flags)
+    assert [m.span() for text in SAMPLES for m in lazy.finditer(text)] == expected
+
+
+def test_another_interpreter_compiles_as_before(monkeypatch):
+    monkeypatch.setattr(patterns, "interpreter", lambda: {"implementation": "other"})
+    patterns._table.cache_clear()
+    try:
+        assert patterns._table() == {}
+        assert patterns.precompiled(planner._NOT_PLACES.pattern, planner._NOT_PLACES._flags) is None
+        assert patterns.Lazy(r"(?i)ab").search("xAB").span() == (1, 3)
+    finally:
+        monkeypatch.undo()
+        patterns._table.cache_clear()
