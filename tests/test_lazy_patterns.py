@@ -10,9 +10,10 @@ import pytest
 
 from memory import decision, planner
 from memory.paths import PROJECT_ROOT
-from memory.retrieval import lexicon, patterns, temporal
+from memory.retrieval import lexicon, patterns, temporal, tokenize
 
-MODULES = {"planner": planner, "decision": decision, "lexicon": lexicon, "temporal": temporal}
+MODULES = {"planner": planner, "decision": decision, "lexicon": lexicon, "temporal": temporal,
+           "tokenize": tokenize}
 SAMPLES = ["I was born in 1990 and I'm 34 years old", "My number is +44 20 7946 0958", "We went to Paris on Monday",
            "Hey Caroline, that roadtrip was insane!", "Tom doesn't eat meat, not anymore", "My favourite film is Alien",
            "Before I moved to Lyon in the spring of 2019 I used to cycle; we called it off last week.",

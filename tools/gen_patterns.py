@@ -3,8 +3,8 @@
 Run: python tools/gen_patterns.py   (tests/test_lazy_patterns.py fails when the file drifts from the
 patterns; run it again after adding or changing a ``Lazy`` pattern, and with a new Python.)
 
-For each ``retrieval.patterns.Lazy`` in the planner, the decision, the lexicon and the temporal
-module (module constants, and the tuples, lists and dicts of them), the arguments
+For each ``retrieval.patterns.Lazy`` in the planner, the decision, the lexicon, the temporal module
+and the tokenizer (module constants, and the tuples, lists and dicts of them), the arguments
 ``re._compiler.compile`` gives ``_sre.compile``, computed here the way it computes them; ``Lazy``
 then skips ``re``'s pure-Python parser and compiler (~0.3 ms a pattern, ~50 patterns a question).
 The code is that of this interpreter (``patterns.interpreter()``): another one compiles as before.
@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from memory import decision, planner  # noqa: E402
-from memory.retrieval import lexicon, patterns, temporal  # noqa: E402
+from memory.retrieval import lexicon, patterns, temporal, tokenize  # noqa: E402
 
 TARGET = ROOT / "memory" / "packaged" / "patterns" / "compiled.json"
-MODULES = (planner, decision, lexicon, temporal)
+MODULES = (planner, decision, lexicon, temporal, tokenize)
 
 
 def lazy_patterns() -> list[patterns.Lazy]:

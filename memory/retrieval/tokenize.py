@@ -12,12 +12,13 @@ and rebuild when it differs, so bump it with any change to the output.
 """
 from __future__ import annotations
 
-import re
 import threading
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import groupby
+
+from .patterns import Lazy
 
 TOKENIZER_VERSION = "1"
 
@@ -26,7 +27,7 @@ TOKENIZER_VERSION = "1"
 # "2023-05-07T10:00Z" gives the date and no "t10"/"00z" debris. A word may
 # still hold CJK characters ("abc漢字"): ``_append_mixed`` splits them, so the
 # big CJK character classes never reach the regex compiler (~4 ms at import).
-_TOKEN_RE = re.compile(
+_TOKEN_RE = Lazy(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))"
     r"(?:t[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?(?![0-9]))?"
     r"|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
