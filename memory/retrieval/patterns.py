@@ -42,8 +42,9 @@ class Lazy:
 def interpreter() -> dict:
     """What the packaged code is valid for: it is used only where all of these are equal."""
     import _sre
+    from array import array
     return {"implementation": sys.implementation.name, "version": list(sys.version_info[:3]),
-            "sre_magic": _sre.MAGIC, "code_size": _sre.CODESIZE}
+            "sre_magic": _sre.MAGIC, "code_size": _sre.CODESIZE, "u32": array("I").itemsize == 4}
 
 
 def precompiled(pattern: str, flags: int = 0) -> re.Pattern | None:
