@@ -4,7 +4,8 @@ Run: python tools/gen_patterns.py   (tests/test_lazy_patterns.py fails when the 
 patterns; run it again after adding or changing a ``Lazy`` pattern, and with a new Python.)
 
 For each ``retrieval.patterns.Lazy`` in the planner, the decision, the lexicon, the temporal module
-and the tokenizer (module constants, and the tuples, lists and dicts of them), the arguments
+and the tokenizer (module constants, and the tuples, lists and dicts of them; the lexicon's category
+patterns), the arguments
 ``re._compiler.compile`` gives ``_sre.compile``, computed here the way it computes them; ``Lazy``
 then skips ``re``'s pure-Python parser and compiler (~0.3 ms a pattern, ~50 patterns a question).
 The code is that of this interpreter (``patterns.interpreter()``): another one compiles as before.
@@ -44,6 +45,8 @@ def lazy_patterns() -> list[patterns.Lazy]:
     for module in MODULES:
         for _, value in sorted(vars(module).items()):
             walk(value)
+    for _, category in sorted(lexicon.categories().items()):     # made from the packaged lexicon
+        walk(category.after)
     return found
 
 

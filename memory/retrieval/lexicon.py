@@ -36,7 +36,7 @@ class Category:
     record stating a place by name holds it (city, country)."""
     name: str
     place: bool = False
-    after: re.Pattern | None = None   # words after which a capitalised name is a member
+    after: Lazy | None = None   # words after which a capitalised name is a member
     strict: bool = False   # its members are names: one counts only with the rest of the question held
 
     @property
@@ -84,7 +84,7 @@ def categories() -> dict[str, Category]:
     out: dict[str, Category] = {}
     for name, entry in raw.items():
         after = _split(entry.get("after", ""))
-        pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
+        pattern = Lazy(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
         category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")))
         for word in _split(entry["names"]):
@@ -206,7 +206,7 @@ def held_categories(asked: dict[str, Category], held: frozenset[str], positive: 
     return frozenset(found)
 
 
-def _names_after(pattern: re.Pattern, statement: str) -> bool:
+def _names_after(pattern: Lazy, statement: str) -> bool:
     return any(clause and not _NEGATING.search(clause) and pattern.search(clause)
                for clause in _CLAUSES.split(statement.replace("\u2019", "'")))
 
