@@ -32,7 +32,6 @@ from pathlib import Path
 
 from . import envelope_builder
 from .clock import clock_from_env, option_instant
-from .credentials import credential_kinds
 from .envelope_builder import user_scope
 from .errors import (DatasetError, InputError, MemoryStoreError, NotFoundError, RefusedError, StoreError,
                      UsageError)
@@ -413,6 +412,7 @@ def _with_transaction_id(result: dict, envelope) -> dict:
         # may be another envelope's, so the refusal names none
         return result
     sent = named["transaction_id"]
+    from .credentials import credential_kinds   # the write side's screen: a read never loads it
     if isinstance(sent, str) and credential_kinds(sent):
         sent = None  # a refusal never echoes a secret, even the caller's own id
     return {**result, "transaction_id": result["transaction_id"] or sent,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
+from .retrieval.patterns import Lazy
 from .retrieval.tokenize import tokenize
 from .store import CALLING_OFF
 
@@ -88,19 +89,19 @@ _PART_ENDS = {**{m: (i, None) for i, m in enumerate(_MONTHS, start=1)},
               "early": (4, 30), "spring": (5, 31), "mid": (8, 31), "summer": (8, 31), "autumn": (11, 30),
               "fall": (11, 30), "late": None, "winter": None}
 _PART = "|".join(sorted(_PART_ENDS, key=len, reverse=True))
-_YEAR = re.compile(r"\b(?:back\s+)?(?:in|during|of)\s+(?:the\s+)?(?:(?P<part>" + _PART + r")(?:[\s-]+of)?[\s-]+)?"
+_YEAR = Lazy(r"\b(?:back\s+)?(?:in|during|of)\s+(?:the\s+)?(?:(?P<part>" + _PART + r")(?:[\s-]+of)?[\s-]+)?"
                    r"(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
-_FORMERLY = re.compile(r"(?i)\b(?:used to|previously|formerly|before that|back then|previous|former)\b")
+_FORMERLY = Lazy(r"(?i)\b(?:used to|previously|formerly|before that|back then|previous|former)\b")
 # "Which plan did Kim use to have?" (but not "What do I use to clean the oven?")
-_DID_USE_TO = re.compile(r"(?i)\bdid\b[^?.!]*?\b(use to)\b")
+_DID_USE_TO = Lazy(r"(?i)\bdid\b[^?.!]*?\b(use to)\b")
 # "before 2022", "before March 2024", "before 2024-02-01": as of the second before it began
-_BEFORE_DATE = re.compile(r"(?i)\bbefore\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+)?(?P<year>(?:19|20)\d\d)"
+_BEFORE_DATE = Lazy(r"(?i)\bbefore\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+)?(?P<year>(?:19|20)\d\d)"
                           r"(?:-(?P<mm>\d\d)-(?P<dd>\d\d))?\b")
 # "before I moved", "before Kim changed jobs", "before moving": the value before the current one
-_BEFORE_CHANGE = re.compile(r"(?i)\bbefore\s+(?:\w+\s+)?(?:moved|moving|changed|changing|switched|switching|"
+_BEFORE_CHANGE = Lazy(r"(?i)\bbefore\s+(?:\w+\s+)?(?:moved|moving|changed|changing|switched|switching|"
                             r"relocated|relocating|quit|quitting)\b[^?.!,;]*")
 # "before Manchester", "before Acme": the words a link of a slot holds (``_named_link``)
-_BEFORE_WORDS = re.compile(r"(?i)\bbefore\s+(?!that\b)([^?.!,;]+)")
+_BEFORE_WORDS = Lazy(r"(?i)\bbefore\s+(?!that\b)([^?.!,;]+)")
 _NOT_NAMING = frozenset("a an the my our your his her their its i me we you he she they it at in on to of for "
                         "and or then this that s".split())
 
@@ -110,7 +111,7 @@ _NOT_NAMING = frozenset("a an the my our your his her their its i me we you he s
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
-_PERIOD = re.compile(
+_PERIOD = Lazy(
     r"(?i)\b(?:(?P<day>the\s+day\s+before\s+yesterday|yesterday|last\s+night)"
     r"|(?P<count>\d{1,3}|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve)\s+(?P<unit>day|week|month|year)s?\s+ago"
@@ -183,7 +184,7 @@ def _end_of(year: str, part: str | None) -> str:
 
 
 # ``features.closing_before``: "What car did I have before?" — "before" closing a question is "previously"
-_CLOSING_BEFORE = re.compile(r"(?i)\bbefore\s*[?.!]*\s*$")
+_CLOSING_BEFORE = Lazy(r"(?i)\bbefore\s*[?.!]*\s*$")
 
 
 def question_time(question: str, as_of: str, periods: bool = False, closing_before: bool = False) -> tuple[str, bool, str]:
@@ -342,8 +343,8 @@ def question_rest(question: str, as_of: str, records, *, periods: bool = False, 
 
 # ``features.past_values``: a question in the past tense ("When did I move to Manchester?", "Did I
 # live in Manchester?") and the names it gives (capitalized words past the first)
-_PAST = re.compile(r"(?i)\b(?:did|was|were|had)\b")
-_NAME_WORD = re.compile(r"(?<=\s)[A-Z][\w-]*")
+_PAST = Lazy(r"(?i)\b(?:did|was|were|had)\b")
+_NAME_WORD = Lazy(r"(?<=\s)[A-Z][\w-]*")
 
 
 def _past_named_words(question: str) -> frozenset[str] | None:
@@ -608,7 +609,7 @@ def _silence_later_values(matches: list[Match], records, created: dict[str, str]
 # (kept with the store's current view, which marks the turns holding one as it reads them)
 _CANCELS = CALLING_OFF
 # the pieces of a turn a cancelling word speaks of: "I'll cancel the Lisbon trip, we're going to Porto instead"
-_CLAUSE_END = re.compile(r"(?i)[.!?;,]+\s*|\s+(?:but|so|because|and\s+then)\s+")
+_CLAUSE_END = Lazy(r"(?i)[.!?;,]+\s*|\s+(?:but|so|because|and\s+then)\s+")
 
 
 def follow_turns(matches: list[Match], turns_calling_off: list[dict], created: dict[str, str], terms,
@@ -914,7 +915,7 @@ def _answered_state(evidence: list[Match], now: str, stated_negatives: bool = Fa
 
 # ``features.stated_negatives``: the words by which a statement negates, refuses or gives up
 # something ("I don't drink coffee", "has stopped drinking", "never eats meat", "avoids gluten")
-_NEGATING = re.compile(r"(?i)n't\b|\b(?:not|never|no|none|nothing|nobody|nowhere|neither|nor|without|cannot|unable|"
+_NEGATING = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nothing|nobody|nowhere|neither|nor|without|cannot|unable|"
                        r"stop|stops|stopped|quit|quits|gave\s+up|give\s+up|gives\s+up|avoid|avoids|avoided|"
                        r"refuse|refuses|refused|dislike|dislikes|disliked|hate|hates|hated|allergic|intolerant)\b"
                        r"|\w-free\b")
@@ -954,8 +955,8 @@ def _missing(reason: str, blocked, as_of: str, scope_label: str, query_terms: li
 
 # -- what an insufficient_evidence UNKNOWN misses: the question's words no eligible record holds ----
 
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+_WORD = Lazy(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_POSSESSIVE = Lazy(r"['\u2019]s$", re.IGNORECASE)
 # words that carry how a question is put, not what it asks about: never named as what is missing
 # written out as terms (no stemming at import), in the order ``tokenize(_FILLER_TEXT)`` gives them
 _FILLER_TEXT = ("call calls called calling go goes went gone going take takes took taken taking like likes liked "

@@ -23,26 +23,9 @@ from functools import lru_cache
 from operator import itemgetter
 
 from .retrieval import lexicon
+from .retrieval.patterns import Lazy as _Lazy   # a module pattern compiled when first used
 from .retrieval.temporal import relative_date_words
 from .retrieval.tokenize import tokenize
-
-
-
-class _Lazy:
-    """A module pattern compiled when first used: a `memory query` process compiles at import only
-    the patterns most questions use (the others are for features a question may not reach: ~4 ms of
-    ``re.compile`` a process). Only the methods are read, never the compiled object."""
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-
-    def __getattr__(self, name: str):
-        # the first method asked for (``__getattr__`` runs only for a missing attribute): the
-        # compiled pattern's methods become this object's own, so later calls cost a plain lookup
-        compiled = re.compile(self.pattern)
-        for method in ("search", "match", "fullmatch", "finditer", "findall", "split", "sub"):
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
 
 
 @dataclass
@@ -578,9 +561,9 @@ def name_terms(question: str) -> list[str]:
 
 
 # a possessor and what it owns: "sister's dog", "kids' school" (overlapping: "Carla's sister's dog")
-_POSSESSIVE = re.compile(r"(?<![\w'])([^\W_][\w-]*?)(?:'s|s')(?!\w)(?=\s+([^\W_][\w-]*))?")
+_POSSESSIVE = _Lazy(r"(?<![\w'])([^\W_][\w-]*?)(?:'s|s')(?!\w)(?=\s+([^\W_][\w-]*))?")
 # first-person possessives ("my sister", "our landlord"): the caller owns what follows
-_FIRST_PERSON = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)")
+_FIRST_PERSON = _Lazy(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)")
 # how agent memories name the scope's owner ("The user lives in Berlin"): "the user's sister" is "my sister"
 _OWNER_WORDS = frozenset({"user"})
 # nouns that name another person by their relation to the owner: "my sister", "Akira's son".
@@ -610,7 +593,7 @@ _THING_OWNED = frozenset({"cours", "day", "degre", "diploma", "eve", "night", "p
 _THING_POSSESSORS_TEXT = "master masters bachelor bachelors"
 _THING_POSSESSORS = frozenset({"bachelor", "master"})
 # "my coworker and brother", "my mom or my dad": relations named side by side are alternatives
-_COORDINATED = re.compile(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)((?:\s*(?:,|\band\b|\bor\b|&)\s*"
+_COORDINATED = _Lazy(r"(?i)\b(?:my|our)\s+([^\W_][\w-]*)((?:\s*(?:,|\band\b|\bor\b|&)\s*"
                           r"(?:(?:my|our)\s+)?[^\W_][\w-]*)+)")
 _COORDINATED_WORD = _Lazy(r"(?i)(?:,|\band\b|\bor\b|&)\s*(?:(?:my|our)\s+)?([^\W_][\w-]*)")
 
@@ -713,7 +696,7 @@ def _coordinated_relations(text: str) -> set[str]:
     return found
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = _Lazy(r"(?<=[.!?])\s+")
 
 
 def asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
@@ -741,7 +724,7 @@ def _asserted_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
 # ``subject_only_abstains``: a question asking what someone does, where, when or how, by an auxiliary
 # and no other content word ("What does my mother do?", "Where did Sam go?" with "go" a stop word)
 _ASKS_WHAT_DONE = _Lazy(r"(?i)^\s*(?:what|where|when|how|why|which)\b[^?]*\b(?:do|does|did|doing)\b")
-_OWNED_THING = re.compile(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)")
+_OWNED_THING = _Lazy(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)")
 _OWNER_FIRST_PERSON = _Lazy(r"(?i)\b(?:i|i'm|i've|me|myself)\b")
 
 
@@ -772,7 +755,7 @@ def _states_other_thing(statement: str, asked: frozenset) -> bool:
 # is answered only by a record that states a place: a word of place before a word ("in Leeds", "near
 # Canary Wharf", "at the hospital", "from Sweden", "to Greece", an institution: "an account with ING",
 # "works for Acme", "for" only before a name) or a place adverb ("here", "abroad")
-_ASKS_WHERE = re.compile(r"(?i)^\W*where\b")
+_ASKS_WHERE = _Lazy(r"(?i)^\W*where\b")
 _STATES_PLACE = _Lazy(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into|onto|by|with|behind|beside|outside|inside|across|"
                            r"around|along|opposite|between|off|toward|towards|within|past|via|under|above|beneath|"
                            r"next\s+to|close\s+to)\s+[^\W_]|(?:here|there|home|abroad|overseas|downtown|uptown|"
@@ -781,7 +764,7 @@ _STATES_PLACE = _Lazy(r"(?i)\b(?:(?-i:for\s+[A-Z])|(?:in|at|on|near|from|to|into
 
 # ``dispute_about_subject``: a question asking when, and a record stating a time ("on Friday", "at 7am",
 # "in March", "next weekend", "2024-06-07")
-_ASKS_WHEN = re.compile(r"(?i)^\W*(?:when\b|what\s+(?:time|day|date)\b)")
+_ASKS_WHEN = _Lazy(r"(?i)^\W*(?:when\b|what\s+(?:time|day|date)\b)")
 _STATES_TIME = _Lazy(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
                           r"july|august|september|october|november|december|today|tonight|tomorrow|yesterday|"
                           r"weekend|morning|afternoon|evening|noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
@@ -826,7 +809,7 @@ def states_place(statement: str) -> bool:
 _IDIOMS_TEXT = (("for a living", "work job"), ("make a living", "work job"),
                 ("earn a living", "work job"), ("earn my living", "work job"), ("earn his living", "work job"),
                 ("earn her living", "work job"))
-_IDIOMS = re.compile(r"(?i)\b(?:%s)\b" % "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
+_IDIOMS = _Lazy(r"(?i)\b(?:%s)\b" % "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
                                                    for phrase, _ in _IDIOMS_TEXT))
 _IDIOM_WORDS = {phrase: words for phrase, words in _IDIOMS_TEXT}
 
@@ -941,7 +924,7 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
 
 # ``yes_no_names``: a yes/no question asking whether someone is called a name ("Is Tariq's brother called
 # Omar?", "Is my sister named Rosa?", "Is my husband's name Tom?")
-_YES_NO_NAME = re.compile(r"^\W*(?i:is|was|isn't|wasn't)\s+.+?(?:\s+(?:called|named)|'s\s+(?:first\s+)?name(?:\s+is)?)"
+_YES_NO_NAME = _Lazy(r"^\W*(?i:is|was|isn't|wasn't)\s+.+?(?:\s+(?:called|named)|'s\s+(?:first\s+)?name(?:\s+is)?)"
                           r"\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[?.!]*\s*$")
 
 
@@ -956,7 +939,7 @@ def yes_no_name(question: str) -> frozenset[str]:
 # ``relation_is_name``: "The user's wife is Hélène.", "My sister is Clara, ...", "I'm married to Agnieszka."
 # a word that may be a name: any letter first ("Élodie"), its case checked where it is read
 _CAPITALISED = r"([^\W\d_][\w-]*)"
-_MARRIED_TO = re.compile(r"(?i)\b(?:i'm|i\s+am|i\s+was|i've\s+been|i\s+have\s+been|(?:the\s+)?user\s+is|"
+_MARRIED_TO = _Lazy(r"(?i)\b(?:i'm|i\s+am|i\s+was|i've\s+been|i\s+have\s+been|(?:the\s+)?user\s+is|"
                          r"(?:the\s+)?user\s+has\s+been|(?:the\s+)?user's)\s+(?:married|engaged)\s+to\s+"
                          + _CAPITALISED)
 
@@ -1217,7 +1200,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
 
 
 # ``planner.question_form_weight``: the quantity a "how" asks for: "How many turtles ...", "How long has ..."
-_QUESTION_FORM = re.compile(r"(?i)\bhow\s+(many|much|long|often)\b")
+_QUESTION_FORM = _Lazy(r"(?i)\bhow\s+(many|much|long|often)\b")
 
 
 def question_form_terms(question: str) -> frozenset[str]:
@@ -1238,7 +1221,7 @@ def question_form_terms(question: str) -> frozenset[str]:
 # ``favourite_objects``: "my favourite film" asks for a film; a record stating a favourite of another
 # kind ("The user's favourite author is Jean Giono") states something else. A few kinds go by two names.
 _FAVOURITE = r"(?:favourite|favorite|fave|preferred)\s+([^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2})"
-_ASKS_FAVOURITE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+" + _FAVOURITE)
+_ASKS_FAVOURITE = _Lazy(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+" + _FAVOURITE)
 _STATES_FAVOURITE = _Lazy(r"(?i)\b" + _FAVOURITE)
 _STATES_LIKING = _Lazy(r"(?i)\b(?:favou?rites?|fave|best|prefers?|preferred|loves?|loved|adores?|likes?|liked|"
                             r"enjoys?|enjoyed|fan)\b")
@@ -1298,7 +1281,7 @@ def _states_other_favourite(space: SearchSpace, record_id: str, asked: frozenset
 # ``number_answers``: "What's my home phone number?" asks a number; a record states one by the word
 # ("My lucky number is seven", "my number ends in 4421") or by a numeral standing alone ("call me on
 # 04 78 12 34 56", "I live at 12 rue Dumenge"), not by one ending a name ("a Fairphone 4", "an iPhone 15")
-_ASKS_NUMBER = re.compile(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+(?:[^\W\d_][\w-]*\s+){0,2}"
+_ASKS_NUMBER = _Lazy(r"(?i)\b(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)\s+(?:[^\W\d_][\w-]*\s+){0,2}"
                           r"number\s*[?.!]*\s*$")
 _NUMBER_WORD = _Lazy(r"(?i)\b(?:number|numbers|no\.|num)\b|#\s*\d")
 _NUMERAL = _Lazy(r"(?<![\w-])(\+?\d[\d\s./-]*)")
@@ -1317,7 +1300,7 @@ def _states_number(statement: str) -> bool:
 # ``age_answers``: "How old is Didier?" asks an age; a record states one by a number, a birth or a
 # birthday ("My grandson Léo is 7", "My mother was born in 1931", "turned 40", "7 years"), not by the
 # adjective ("my old copy") nor by a number said of something else ("All thirteen, and I regret nothing")
-_ASKS_AGE = re.compile(r"(?i)^\W*how\s+old\s+(?:is|am|are|was|were|will|would)\b")
+_ASKS_AGE = _Lazy(r"(?i)^\W*how\s+old\s+(?:is|am|are|was|were|will|would)\b")
 _AGE_NUMBER = (r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)")
 _STATES_AGE = _Lazy(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|were|turned|turns|turning|turn|aged?|"
@@ -1335,17 +1318,17 @@ _OLD_TERMS = frozenset(("old",))
 _COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
           r"thirty|forty|fifty|sixty|hundred|thousand|half|a\s+few|few|several|a\s+couple\s+of|couple\s+of)")
 _ASKED_VALUES = (
-    ("distance", re.compile(r"(?i)^\W*how\s+far\b")),
+    ("distance", _Lazy(r"(?i)^\W*how\s+far\b")),
     # "how many times" counts events, which a record need not state as a frequency: not read here
-    ("frequency", re.compile(r"(?i)^\W*how\s+(?:often|frequently|regularly)\b")),
-    ("amount", re.compile(r"(?i)^\W*how\s+much\b|^\W*what\s+(?:does|do|did|will|would)\b[^?]*\bcost\s*[?.!]*\s*$|"
+    ("frequency", _Lazy(r"(?i)^\W*how\s+(?:often|frequently|regularly)\b")),
+    ("amount", _Lazy(r"(?i)^\W*how\s+much\b|^\W*what\s+(?:does|do|did|will|would)\b[^?]*\bcost\s*[?.!]*\s*$|"
                           r"^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:price|cost|fee|rent|fare)s?\b")),
-    ("duration", re.compile(r"(?i)^\W*how\s+long\b")),
-    ("clock", re.compile(r"(?i)^\W*(?:at\s+)?what\s+time\b")),
+    ("duration", _Lazy(r"(?i)^\W*how\s+long\b")),
+    ("clock", _Lazy(r"(?i)^\W*(?:at\s+)?what\s+time\b")),
     ("age", _ASKS_AGE),
     ("place", _ASKS_WHERE),
-    ("date", re.compile(r"(?i)^\W*(?:when\b|(?:on\s+)?what\s+(?:day|date|year|month)\b)")),
-    ("person", re.compile(r"(?i)^\W*(?:who|whom)\b")),
+    ("date", _Lazy(r"(?i)^\W*(?:when\b|(?:on\s+)?what\s+(?:day|date|year|month)\b)")),
+    ("person", _Lazy(r"(?i)^\W*(?:who|whom)\b")),
 )
 # the word of the question's form that a stated value stands for ("far" in "How far is the station?":
 # "The station is 2 km away" holds it), as "old" for an age
@@ -1356,40 +1339,40 @@ _FORM_WORDS_TEXT = {"distance": "far", "frequency": "often frequently", "amount"
 _FORM_WORDS = {"distance": frozenset(("far",)), "frequency": frozenset(("often", "frequent")),
                "amount": frozenset(("much",)), "duration": frozenset(("long",)), "clock": frozenset(("time",))}
 _STATED_VALUES = {
-    "distance": re.compile(r"(?i)\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+    "distance": _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
                            r"feet|foot|ft|blocks?|steps|stops)\b|\b" + _COUNT + r"[\s-]*(?:minutes?|mins?|hours?|hrs?)"
                            r"['\u2019]?\s+(?:walk|drive|ride|away|by\s+\w+|on\s+foot|from)\b|\b(?:next\s+door|"
                            r"around\s+the\s+corner|down\s+the\s+road|across\s+the\s+(?:street|road)|not\s+far|far\s+away|"
                            r"a\s+long\s+way|nearby|close\s+by|(?:within\s+)?walking\s+distance)\b"),
-    "frequency": re.compile(r"(?i)\b(?:every|each|per)\s+(?:\w+\s+)?\w|\b(?:once|twice|thrice)\b|\b" + _COUNT +
+    "frequency": _Lazy(r"(?i)\b(?:every|each|per)\s+(?:\w+\s+)?\w|\b(?:once|twice|thrice)\b|\b" + _COUNT +
                             r"\s+times\b|\b(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|"
                             r"hourly|always|usually|often|regularly|rarely|seldom|sometimes|occasionally|never|"
                             r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings|nights)\b|"
                             r"\bnow\s+and\s+(?:then|again)\b|\bfrom\s+time\s+to\s+time\b|\ba\s+(?:day|week|month|year)\b"),
-    "amount": re.compile(r"(?i)[$€£¥]|\b(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|cents?|pence|bucks|quid|"
+    "amount": _Lazy(r"(?i)[$€£¥]|\b(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|cents?|pence|bucks|quid|"
                          r"free|nothing|kg|kilos?|kilograms?|grams?|g|lbs?|litres?|liters?|cups?|glasses|bottles?|"
                          r"percent|dozen|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                          r"twenty|thirty|forty|fifty|hundred|thousand|million)\b|(?<![\w-])\d(?![\d-]*\s*(?:st|nd|rd|"
                          r"th)\b)"),
-    "duration": re.compile(r"(?i)\b" + _COUNT + r"[\s-]*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
+    "duration": _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
                            r"fortnights?|months?|years?|decades?|km|kilomet(?:re|er)s?|miles?|metres?|meters?|m|"
                            r"feet|foot|ft|pages?|episodes?)\b|\b(?:since|ages|overnight|all\s+(?:day|night|week))\b"),
-    "clock": re.compile(r"(?i)\b\d{1,2}(?:[:.h]\d\d)\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)(?!\w)|\b(?:noon|"
+    "clock": _Lazy(r"(?i)\b\d{1,2}(?:[:.h]\d\d)\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)(?!\w)|\b(?:noon|"
                         r"midday|midnight|dawn|dusk|sunrise|sunset|morning|mornings|afternoon|afternoons|evening|"
                         r"evenings|night|nights|tonight|early|late|lunchtime|bedtime|breakfast|lunch|dinner)\b|"
                         r"\b(?:half\s+past|quarter\s+(?:past|to))\b"),
-    "date": re.compile(_STATES_TIME.pattern + r"|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bago\b|"
+    "date": _Lazy(_STATES_TIME.pattern + r"|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bago\b|"
                        r"\b(?:last|next|this)\s+\w+"),
-    "person": re.compile(r"(?<=\s)(?:[A-Z][\w'\u2019-]+)|\b(?:I|me|we|us|he|him|she|they|them)\b|(?i:\b(?:my|our|his|her|"
+    "person": _Lazy(r"(?<=\s)(?:[A-Z][\w'\u2019-]+)|\b(?:I|me|we|us|he|him|she|they|them)\b|(?i:\b(?:my|our|his|her|"
                          r"their)\s+\w+)"),
 }
 # a word of place before a time or in an idiom: no place ("at Christmas", "in May", "at least", "in time")
-_NOT_PLACES = re.compile(r"(?i)\b(?:in|at|on|by|around|within|past|from|to|until|till)\s+(?:the\s+)?(?:"
+_NOT_PLACES = _Lazy(r"(?i)\b(?:in|at|on|by|around|within|past|from|to|until|till)\s+(?:the\s+)?(?:"
                          + _STATES_TIME.pattern[len("(?i)"):] + r"|christmas|easter|new\s+year|night|nights|dawn|dusk|"
                          r"\d{1,2}(?::\d\d)?|\d{4}|(?:the\s+)?(?:moment|end|start|beginning|time|times|least|most|"
                          r"first|last|once|all|then|now|length|random|times|worst|best|latest|earliest))\b"
                          r"|\bto\s+[^\W\d_]+\s+(?:him|her|me|them|us|you|it)\b")   # "to teach him": a verb
-_YEAR_ONLY = re.compile(r"(?i)\b(?:in|since|until|till|by|of|from)\s+(?:[^\W\d_]+\s+)?(?:19|20)\d\d\b")
+_YEAR_ONLY = _Lazy(r"(?i)\b(?:in|since|until|till|by|of|from)\s+(?:[^\W\d_]+\s+)?(?:19|20)\d\d\b")
 # the kinds whose reading is sure enough that a record stating no value of them does not answer
 # (``typed_answers``); the others only order the evidence (``typed_evidence_order``)
 CONFIDENT_VALUES = frozenset({"distance", "frequency", "amount", "clock"})
@@ -1427,8 +1410,8 @@ def states_value(kind: str, statement: str) -> bool:
 # what its subject is doing ("What is the book club reading at the moment?": reading)
 _AUXILIARIES = frozenset("is are was were be been do does did has have had will would can could should shall "
                          "may might must".split())
-_ASKS_WHO_DID = re.compile(r"(?i)^\W*who\s+([^\W\d_][\w-]*)\b")
-_ASKS_DOING = re.compile(r"(?i)^\W*what\s+(?:is|are|was|were)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+|"
+_ASKS_WHO_DID = _Lazy(r"(?i)^\W*who\s+([^\W\d_][\w-]*)\b")
+_ASKS_DOING = _Lazy(r"(?i)^\W*what\s+(?:is|are|was|were)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+|"
                          r"[^\W\d_][\w-]*'s\s+)?(?:[^\W\d_][\w-]*\s+){0,3}?([^\W\d_][\w-]*ing)\s*(?:$|[?.!]|"
                          r"(?:at|on|in|this|these|now|right|today|tonight|lately|currently|for|to|with|about)\b)")
 
@@ -1496,10 +1479,10 @@ def _names_relation(space: SearchSpace, record_id: str, caller: str, required: l
 # a preposition, "What is my dog allergic to?", "Who is our cat scared of?" (not a compound noun, "What
 # is Caroline's relationship status?"); "How old is my car?"
 _POSSESSOR = r"(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
-_COPULAR_PREDICATE = re.compile(rf"(?i)^\s*(?:what|who|which\s+\w+)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
+_COPULAR_PREDICATE = _Lazy(rf"(?i)^\s*(?:what|who|which\s+\w+)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
                                 r"([^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s+(?:to|of|about|with|for|by|in|at|on)"
                                 r"\s*[?.!]*\s*$")
-_HOW_PREDICATE = re.compile(rf"(?i)^\s*how\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
+_HOW_PREDICATE = _Lazy(rf"(?i)^\s*how\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were)\s+{_POSSESSOR}\s+"
                             r"([^\W\d_][\w-]*)\s*[?.!]*\s*$")
 # what answers a "how <adjective>" question without the adjective: a number or a unit ("takes an hour")
 _QUANTITY = _Lazy(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
@@ -1532,7 +1515,7 @@ def _asked_predicate(question: str, forms: bool) -> tuple[frozenset[str], bool]:
 
 # ``yes_no_predicates``: "Is my cat a beagle?", "Is Jordan a nurse?", "Was Sam's car blue?": the subject
 # (one word after a possessive, or a name) and what is said of it, up to a preposition
-_YES_NO_COPULA = re.compile(r"^\W*(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|"
+_YES_NO_COPULA = _Lazy(r"^\W*(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+(?:(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|"
                             r"[^\W\d_][\w-]*'s)\s+(?P<thing>[^\W\d_][\w-]*)|(?P<name>[A-Z][\w-]*))\s+"
                             r"(?:(?:still|really|also|now|actually)\s+)?(?:(?:a|an|the)\s+)?(?P<said>[^?.!]+?)[?.!]*\s*$")
 _PREDICATE_END = _Lazy(r"(?i)\b(?:to|at|in|on|for|from|with|of|about|by|after|before|during|since|until|"
@@ -1586,9 +1569,9 @@ def _owned_things(question: str, caller: str, forms: bool) -> frozenset[str]:
     return frozenset(found)
 
 
-_OF_OWNED = re.compile(r"(?i)\bthe\s+([^\W\d_][\w-]*)\s+of\s+(?:my|our|your|his|her|their|[^\W_][\w-]*'s)\s+"
+_OF_OWNED = _Lazy(r"(?i)\bthe\s+([^\W\d_][\w-]*)\s+of\s+(?:my|our|your|his|her|their|[^\W_][\w-]*'s)\s+"
                        r"([^\W\d_][\w-]*)")
-_PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|during|after|before|into|near|by|since|until|"
+_PREPOSITION_BEFORE = _Lazy(r"(?i)\b(?:to|at|in|on|for|from|with|during|after|before|into|near|by|since|until|"
                                  r"around|over|under|through|without|within|across|towards?|behind|beside|inside|"
                                  r"outside)\s*$")
 # "-ly" words that are nouns, not adverbs (an adverb ends the noun phrase: "my yoga class usually start")
@@ -1679,7 +1662,7 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
 
 # ``yes_no_objects``: a yes/no question's bare object, closing it after its subject and verb ("Can I
 # take amoxicillin?", "Does Jordan play guitar?"; not "Does Abel smoke?", whose last word is the verb)
-_YES_NO_OBJECT = re.compile(r"(?i)^\W*(?:can|could|do|does|did|should|shall|would|will|may|might|must)\s+"
+_YES_NO_OBJECT = _Lazy(r"(?i)^\W*(?:can|could|do|does|did|should|shall|would|will|may|might|must)\s+"
                             r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+(?:(?:still|ever|also|really|usually)\s+)?"
                             r"([^\W\d_][\w-]*)\s+((?:[^\W_][\w'-]*\s*){1,3})[?.!]*\s*$")
 # verbs whose complement says what the subject is or becomes, not a thing it acts on
@@ -1712,9 +1695,9 @@ _HOW_OFTEN = frozenset(("everi", "daili", "week", "month", "year", "night", "usu
 
 
 # ``when_only_abstains``: a phrase that sets when ("in the morning", "every morning", "on Fridays")
-_SCENE = re.compile(r"(?i)\b(?:in|on|at|during|every|each|through|throughout|after|before|by|until)\s+"
+_SCENE = _Lazy(r"(?i)\b(?:in|on|at|during|every|each|through|throughout|after|before|by|until)\s+"
                     r"(?:(?:the|a|an)\s+)?((?:[^\W\d_][\w-]*\s*){1,2})")
-_DATED = re.compile(r"\s*(?:of\s+)?(?:\d|(?:19|20)\d\d)")
+_DATED = _Lazy(r"\s*(?:of\s+)?(?:\d|(?:19|20)\d\d)")
 
 
 def _scene_terms(question: str) -> frozenset[str]:
@@ -1732,7 +1715,7 @@ def _scene_terms(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_EVERY = re.compile(r"(?i)(?:every|each)\b")
+_EVERY = _Lazy(r"(?i)(?:every|each)\b")
 _MONTH_TERMS_TEXT = _TIME_WORDS_TEXT.split(" Monday")[0]
 _MONTH_TERMS = frozenset(("januari", "februari", "march", "april", "may", "june", "juli", "august", "septemb",
                           "octob", "novemb", "decemb", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
@@ -1757,12 +1740,12 @@ def _beyond_when(share: Callable, weights: dict[str, float], scene: frozenset[st
 
 # determiners and possessives before the noun a question asks about ("my visa", "the school bus",
 # "which airline", "Mira's cat"); auxiliaries that put the main verb last ("when does my visa expire?")
-_KEY_PHRASE = re.compile(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|"
+_KEY_PHRASE = _Lazy(r"(?i)\b(?:my|our|your|his|her|their|the|a|an|which|what|whose|"
                          r"(?!(?:what|that|it|who|where|there|here|he|she|let|how|when)'s)[^\W_][\w-]*'s)\s+"
                          r"(?=((?:[^\W\d_][\w'-]*[?.!,;:]*\s*){1,3}))")
 # a bare object closing the question ("Am I allergic to wasp stings?")
-_LAST_OBJECT = re.compile(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\W\d_][\w'-]*\s*){1,2}[?.!]*\s*$))")
-_AUX_FIRST = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
+_LAST_OBJECT = _Lazy(r"(?i)\b(?:to|for|with|about|of|on|at|in)\s+(?=((?:[^\W\d_][\w'-]*\s*){1,2}[?.!]*\s*$))")
+_AUX_FIRST = _Lazy(r"(?i)^\s*(?:\w+\s+){0,2}?(?:do|does|did)\b")
 
 
 def key_terms(question: str, caller: str = "") -> list[str]:
@@ -1804,14 +1787,14 @@ _ATTRIBUTES_TEXT = "name names called named type kind sort colour color number s
 _ATTRIBUTES = frozenset(("name", "call", "type", "kind", "sort", "colour", "color", "number", "size", "age", "price",
                          "cost", "address", "amount"))
 # ``owner_attributes``: "my name", "my age", "my favourite colour" ask an attribute of the owner
-_OWNER_ATTRIBUTE = re.compile(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
+_OWNER_ATTRIBUTE = _Lazy(r"(?i)\b(?:my|our)\s+(?:(?:favourite|favorite|full|first|last|middle|home|real)\s+)?"
                               r"(?:%s)\b(?!')" % "|".join(_ATTRIBUTES_TEXT.split()))
 
 
 # ``compound_heads``: "What is my blood type?" asks the type (the head noun) of blood (its modifier); a
 # record using the modifier before another noun ("my blood thinner") and never saying the head is about
 # that other thing. The head is an attribute word (``_ATTRIBUTES``) or "group"; a few go by two names.
-_ASKED_COMPOUND = re.compile(r"(?i)\b(?:my|our|your|his|her|their)\s+([^\W\d_][\w-]*)\s+(%s|group)\s*[?.!]*\s*$"
+_ASKED_COMPOUND = _Lazy(r"(?i)\b(?:my|our|your|his|her|their)\s+([^\W\d_][\w-]*)\s+(%s|group)\s*[?.!]*\s*$"
                              % "|".join(_ATTRIBUTES_TEXT.split()))
 _HEAD_KINDS_TEXT = ("type group kind sort", "colour color", "name called named")
 _HEAD_KINDS = [frozenset(terms) for terms in (("type", "group", "kind", "sort"), ("colour", "color"), ("name", "call"))]
@@ -1963,6 +1946,10 @@ def turns_calling_off(space: SearchSpace) -> list[dict]:
             if new is not None:
                 memo["found"] = sorted(found + new, key=itemgetter("id")) if new else found
                 return memo["found"]
+        marks = getattr(space.records, "marks_calling_off", None)
+        if marks is not None and not marks():   # the view marks no turn: no holder says so
+            memo["found"] = []
+            return memo["found"]
         holders = space.index.holders
         ids = {rid for term in _CALLING_OFF_TERMS for rid in holders(term)}
         changing = {rid for term in _CHANGING_TERMS for rid in holders(term)}
@@ -2006,7 +1993,7 @@ def _may_call_off(space: SearchSpace, record_id: str) -> bool:
 
 # a sentence that opens with a relation's possessive: "My brother's ...", "Tara's son ...", "My friend Ada ...",
 # "The landlord's ...", also after a short time phrase: "On Sundays my dad ...", "Every morning, our neighbour ..."
-_RELATION_OPENING = re.compile(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
+_RELATION_OPENING = _Lazy(r"^\W*(?:(?:[Oo]n|[Ii]n|[Aa]t|[Ee]very|[Ee]ach|[Ss]ince|[Dd]uring|[Aa]fter|[Bb]efore|"
                                r"[Mm]ost|[Ll]ast|[Nn]ext)\s+[\w-]+(?:\s+[\w-]+)?,?\s+)?"
                                r"(?:(?:[Tt]he\s+user's|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[^\W_][\w-]*'s)\s+)([^\W_][\w-]*)(?:'s)?"
                                r"(?:,?\s+([A-ZÀ-ÖØ-Þ][\w-]*))?")
@@ -2028,10 +2015,10 @@ def record_relations(space: SearchSpace, record_id: str) -> tuple[frozenset[str]
 
 
 # a fact that opens with someone's name and a verb: "Karim plays padel every Thursday."
-_NAMED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
+_NAMED_OPENING = _Lazy(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*s|has|is|was|does|did|can|will|had)\b")
 # ``negated_openings``: the same opening with a negation or a frequency word before the verb ("Tom
 # doesn't eat meat", "Marta never drinks coffee", "Leo does not smoke")
-_NAMED_NEGATED_OPENING = re.compile(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
+_NAMED_NEGATED_OPENING = _Lazy(r"^\W*([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:doesn't|does\s+not|don't|didn't|did\s+not|isn't|"
                                     r"wasn't|hasn't|hadn't|can't|cannot|won't|never|no\s+longer|always|often|"
                                     r"usually|rarely|seldom|still|only)\s+[a-z]")
 _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "our", "her", "his", "their",
@@ -2161,7 +2148,7 @@ _RELATION_SYNONYMS = {term: group - {term} for group in _RELATION_SYNONYM_GROUPS
 
 
 # a record opening with another person's relation: "Élodie's husband Karim ..."
-_OTHERS_RELATION = re.compile(r"^\W*([^\W\d_][\w-]*)'s\s+([a-z][\w-]*)")
+_OTHERS_RELATION = _Lazy(r"^\W*([^\W\d_][\w-]*)'s\s+([a-z][\w-]*)")
 
 
 def _others_relation(space: SearchSpace, record_id: str, relations: frozenset[str], own: frozenset[str]) -> bool:
@@ -2237,7 +2224,7 @@ def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[
 
 # ``answer_types``: "What make is ...", "Which airline did ...": the word after a leading what/which,
 # before the verb, names the kind of value asked for, which a record states without it
-_ANSWER_TYPE = re.compile(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were|do|does|did|has|have|"
+_ANSWER_TYPE = _Lazy(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|was|were|do|does|did|has|have|"
                           r"had|can|could|will|would|should)\b")
 
 
@@ -2329,8 +2316,8 @@ def _negated_objects(rest: str) -> list[frozenset[str]]:
     return [frozenset(terms) for part in _OBJECT_ALTERNATIVES.split(phrase) if (terms := tokenize(part))]
 
 
-_FIRST_PERSON_WORDS = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b")
-_SECOND_PERSON_WORDS = re.compile(r"(?i)\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b")
+_FIRST_PERSON_WORDS = _Lazy(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b")
+_SECOND_PERSON_WORDS = _Lazy(r"(?i)\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b")
 
 
 def _session_speakers(space: SearchSpace) -> dict[str, frozenset[str]]:
@@ -2446,7 +2433,7 @@ def _terms_elsewhere(space: SearchSpace, record_id: str, speakers: list[str], me
 
 # what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name;
 # "congrats" is said of the other's news ("Hey Gina, congrats on the clothing store!")
-_PERSON_WORD = re.compile(r"(?i)\b(?:(?P<first>i|i'm|i've|i'd|i'll|me|my|mine|myself)|"
+_PERSON_WORD = _Lazy(r"(?i)\b(?:(?P<first>i|i'm|i've|i'd|i'll|me|my|mine|myself)|"
                           r"(?P<second>you|you're|you've|you'd|you'll|your|yours|yourself|congrats|congratulations))\b")
 
 

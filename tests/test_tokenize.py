@@ -123,3 +123,42 @@ def test_stemming_is_safe_across_threads():
 @pytest.mark.parametrize("text", ["", "   ", "?!", "the of and"])
 def test_text_without_terms_gives_no_tokens(text):
     assert tokenize(text) == []
+
+
+# -- the packaged stems (tools/gen_stems.py) ------------------------------------------------------
+
+def _gen_stems():
+    import importlib.util
+
+    from memory.paths import PROJECT_ROOT
+    spec = importlib.util.spec_from_file_location("gen_stems", PROJECT_ROOT / "tools" / "gen_stems.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_packaged_stems_are_generated_from_the_word_tables():
+    gen = _gen_stems()
+    assert gen.TARGET.read_text(encoding="utf-8") == gen.render(), "run: python tools/gen_stems.py"
+
+
+def test_every_packaged_stem_is_the_stemmers():
+    stems = tokenize_module._packaged_stems()
+    stemmer = tokenize_module._english_stemmer_class()()
+    assert len(stems) > 1000
+    assert {word: stemmer.stemWord(word) for word in stems} == stems
+
+
+def test_the_lexicon_stems_no_word_of_its_tables():
+    """A `memory query` process read the category names and relation groups on its first question
+    and stemmed ~140 words (pure-Python Snowball, ~40 us each); their stems are packaged."""
+    import subprocess
+
+    from memory.paths import PROJECT_ROOT
+    code = ("from memory.retrieval import lexicon, tokenize as t\n"
+            "lexicon.categories(); lexicon.relation_groups(); lexicon.categories()['veget'].members\n"
+            "print(t._word_term.cache_info().misses > 100, t._stemmer is None)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]

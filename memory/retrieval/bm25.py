@@ -246,7 +246,9 @@ class BM25Index:
         self._posting_offsets = state["posting_offsets"]
         self._postings, self._tfs = state["postings"], state["tfs"]
         self._base_docs, self._base_terms = len(self._ids), len(self._terms)
-        self._lens = _run_lengths(self._doc_offsets)
+        # each document's length: saved in the index file (``doc_lengths``) or worked out here
+        lengths = state.get("doc_lengths")
+        self._lens = lengths if lengths is not None else _run_lengths(self._doc_offsets)
         self._n_slots, self._n_docs, self._n_terms = len(self._ids), len(self._slot_of), len(self._terms)
         self._distinct_lens = set(self._lens)  # every length a slot has had (for ``_norms``)
         self._total_len = len(self._doc_terms)

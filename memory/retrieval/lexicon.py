@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .patterns import Lazy
 from .tokenize import tokenize
 
 
@@ -35,7 +36,7 @@ class Category:
     record stating a place by name holds it (city, country)."""
     name: str
     place: bool = False
-    after: re.Pattern | None = None   # words after which a capitalised name is a member
+    after: Lazy | None = None   # words after which a capitalised name is a member
     strict: bool = False   # its members are names: one counts only with the rest of the question held
 
     @property
@@ -83,7 +84,7 @@ def categories() -> dict[str, Category]:
     out: dict[str, Category] = {}
     for name, entry in raw.items():
         after = _split(entry.get("after", ""))
-        pattern = re.compile(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
+        pattern = Lazy(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
         category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")))
         for word in _split(entry["names"]):
@@ -113,7 +114,7 @@ def relation_groups() -> dict[str, frozenset[str]]:
 
 # the words after which a category word asks for a member: "which city", "any pets", "what kind of
 # music", "my favourite sport", or one word later ("which football team")
-_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+_ASKED = Lazy(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
                     r"([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
 # a word after what/which that is no modifier of a category word: "What do you grow?", "Which is ..."
 _NOT_MODIFIERS = frozenset("do does did is are was were am has have had can could will would should shall may might "
@@ -137,10 +138,10 @@ def asked_categories(question: str) -> dict[str, Category]:
 
 
 # a clause that negates or ends what it states ("I no longer grow potatoes", "gave up tennis", "used to")
-_NEGATING = re.compile(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stopped|stop|stops|quit|quits|"
+_NEGATING = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stopped|stop|stops|quit|quits|"
                        r"gave\s+up|give\s+up|gives\s+up|giving\s+up|anymore|any\s+more|used\s+to|avoid|avoids|"
                        r"hate|hates|dislike|dislikes|allergic)\b")
-_CLAUSES = re.compile(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
+_CLAUSES = Lazy(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
 
 
 def negates(text: str) -> bool:
@@ -161,7 +162,7 @@ def positive_terms(statement: str) -> frozenset[str]:
 
 # a place named after a preposition of place, or after a verb of moving and "to": "lives in Montréal",
 # "moved to Norway", "from Lyon"; a capitalised word that is a time, a language or a nationality is no place
-_NAMED_PLACE = re.compile(r"\b(?:(?:in|from|near|around|outside|across|at\s+home\s+in)|(?:moved|moving|moves|move|"
+_NAMED_PLACE = Lazy(r"\b(?:(?:in|from|near|around|outside|across|at\s+home\s+in)|(?:moved|moving|moves|move|"
                           r"relocated|relocating|emigrated|went|goes|going|gone|flew|flying|travelled|traveled|"
                           r"headed|back)\s+(?:back\s+)?to)\s+(?:the\s+)?([A-Z][\w'-]*)")
 _NOT_PLACES_TEXT = ("january february march april may june july august september october november "
@@ -205,7 +206,7 @@ def held_categories(asked: dict[str, Category], held: frozenset[str], positive: 
     return frozenset(found)
 
 
-def _names_after(pattern: re.Pattern, statement: str) -> bool:
+def _names_after(pattern: Lazy, statement: str) -> bool:
     return any(clause and not _NEGATING.search(clause) and pattern.search(clause)
                for clause in _CLAUSES.split(statement.replace("\u2019", "'")))
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from .patterns import Lazy
+
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -31,7 +33,7 @@ _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
 _COUNT = r"\d{1,3}|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _WEEKDAY = "|".join(WEEKDAYS)
-_RELATIVE = re.compile(
+_RELATIVE = Lazy(
     r"(?i)\b(?:"
     r"(?P<day>the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|tomorrow|last\s+night)"
     r"|(?P<count>" + _COUNT + r")\s+(?P<unit>day|week|month|year)s?\s+(?P<dir>ago|before|earlier|from\s+now|later)"

@@ -12,12 +12,13 @@ and rebuild when it differs, so bump it with any change to the output.
 """
 from __future__ import annotations
 
-import re
 import threading
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import groupby
+
+from .patterns import Lazy
 
 TOKENIZER_VERSION = "1"
 
@@ -26,7 +27,7 @@ TOKENIZER_VERSION = "1"
 # "2023-05-07T10:00Z" gives the date and no "t10"/"00z" debris. A word may
 # still hold CJK characters ("abc漢字"): ``_append_mixed`` splits them, so the
 # big CJK character classes never reach the regex compiler (~4 ms at import).
-_TOKEN_RE = re.compile(
+_TOKEN_RE = Lazy(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))"
     r"(?:t[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:z|[+-][0-9]{2}:?[0-9]{2})?(?![0-9]))?"
     r"|(?P<word>[^\W_]+(?:'[^\W_]+)*)"
@@ -148,11 +149,48 @@ def _word_term(word: str) -> str | None:
 
 
 def _stem(word: str) -> str:
+    term = _packaged_stems().get(word)
+    if term is not None:
+        return term
     global _stemmer
     with _stemmer_lock:
         if _stemmer is None:
             _stemmer = _english_stemmer_class()()
         return _stemmer.stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _packaged_stems() -> dict[str, str]:
+    """word -> its stem for the words of the packaged word tables (``memory/packaged/lexicon/
+    stems.json``, written by ``tools/gen_stems.py``; tests/test_tokenize.py holds every entry to the
+    stemmer): the category lexicon stemmed ~140 of them on every process's first question."""
+    import json
+    from importlib import resources
+
+    try:
+        text = resources.files("memory").joinpath("packaged", "lexicon", "stems.json").read_text(encoding="utf-8")
+        table = json.loads(text)
+    except (OSError, ValueError):     # not shipped: every word is stemmed, as before
+        return {}
+    return table["stems"] if table.get("tokenizer_version") == TOKENIZER_VERSION else {}
+
+
+def stemmed_words(text: str) -> list[str]:
+    """The words of ``text`` that ``tokenize`` stems (no stop word, no number), in order: the
+    words ``tools/gen_stems.py`` keeps the stems of."""
+    found: list[str] = []
+    text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    for match in _TOKEN_RE.finditer(text):
+        word = match.group("word")
+        if word is None:
+            continue
+        if max(word) < _FIRST_CJK:
+            parts = [word]
+        else:
+            parts = [run.strip("'") for is_cjk, chars in groupby(word, _is_cjk) if not is_cjk
+                     for run in ["".join(chars)] if run.strip("'")]
+        found += [part for part in parts if part not in STOP_WORDS and not part.isdigit()]
+    return found
 
 
 # The private package the English stemmer's modules are loaded under (``_english_stemmer_class``).

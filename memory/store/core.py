@@ -24,7 +24,6 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from .. import lifecycle
 from ..clock import SystemClock
-from ..credentials import credential_kinds
 from ..envelope_builder import user_scope  # noqa: F401  (re-exported: the one place a caller's scope is built)
 from ..errors import MemoryStoreError, NotFoundError, RefusedError, StoreError, StoreIOError
 from ..jsonio import atomic_write, dumps, fsync_dir, loads_strict, open_private, private_mkdir
@@ -45,8 +44,10 @@ def result_for(envelope: object, status: str, record_id=None, revision=None, err
     envelope = envelope if isinstance(envelope, dict) else {}
     tx = envelope.get("transaction_id")
     op = envelope.get("operation")
-    if error and error["code"] == "credential_detected" and isinstance(tx, str) and credential_kinds(tx):
-        tx = None  # a refusal never echoes the secret it refused
+    if error and error["code"] == "credential_detected" and isinstance(tx, str):
+        from ..credentials import credential_kinds   # the write side's screen: a read never loads it
+        if credential_kinds(tx):
+            tx = None  # a refusal never echoes the secret it refused
     return {"status": status, "transaction_id": tx if isinstance(tx, str) else None,
             "operation": op if isinstance(op, str) else None,
             "record_id": record_id, "revision": revision, "error": error}

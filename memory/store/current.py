@@ -621,6 +621,11 @@ class CurrentRecords(Mapping):
         (``current.calls_off``), without parsing it."""
         return self.view.slot[record_id] in self.view.calls_off
 
+    def marks_calling_off(self) -> bool:
+        """Whether the view marks any turn as calling something off (``calls_off``): when it marks
+        none, no record says so, and the planner lists no holder of the words that might."""
+        return bool(self.view.calls_off)
+
     def appended_after(self, older: "CurrentRecords") -> list[str] | None:
         """The ids these records hold after those of ``older``, a snapshot of the same view taken
         before, when every record ``older`` held is unchanged (only records were appended since:
