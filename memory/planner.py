@@ -1671,12 +1671,14 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
     """A conversation turn about a named speaker without naming them: said to them, "you" and no
     "I" ("You work nights at the hospital" said to Felipe). A turn saying both ("so proud of you,
     I ...") is its own speaker's as well, and does not pass the gate for the other one."""
-    record = space.records[record_id]
-    if record["kind"] != "episode":
-        return False
-    text = record["statement"].replace("\u2019", "'")
-    return (not _FIRST_PERSON_WORDS.search(text) and bool(_SECOND_PERSON_WORDS.search(text))
-            and _speaks_about(space, record_id, speakers))
+    cache = space.memo("says_only_you")   # the record's own part, kept: asked of every candidate
+    says_you = cache.get(record_id)
+    if says_you is None:
+        record = space.records[record_id]
+        text = record["statement"].replace("\u2019", "'")
+        says_you = cache[record_id] = (record["kind"] == "episode" and not _FIRST_PERSON_WORDS.search(text)
+                                       and bool(_SECOND_PERSON_WORDS.search(text)))
+    return says_you and _speaks_about(space, record_id, speakers)
 
 
 # ``yes_no_objects``: a yes/no question's bare object, closing it after its subject and verb ("Can I
