@@ -97,6 +97,17 @@ class SearchSpace:
         # speakers and neighbours depend only on records and sessions: a caller that reuses
         # them across queries passes one memo so they are computed once, not per query
         self._memo = {} if memo is None else memo
+        self._asked: dict = {}   # ``asked``: per question, this object's own
+
+    def asked(self, name: str) -> dict:
+        """A named cache of what a question's tests work out from the question and this whole
+        space, not per record (the support test is set up several times per question: as
+        asked, ungated, with the speakers swapped). Kept by this object only: a query makes its
+        own space, and a write the next query reads makes the next one."""
+        found = self._asked.get(name)
+        if found is None:
+            found = self._asked[name] = {}
+        return found
 
     def memo(self, name: str) -> dict:
         """A named cache of values that depend only on this space's records (shared by the
@@ -2082,6 +2093,17 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "", statement
     ``statements`` (``features.statement_persons``): also the user's statements kept as episodes
     without a speaker ("Jordan works as a software engineer." added without a memory_key), and a
     name a fact gives a relation anywhere in it ("My partner is called Jordan.", ``_relation_names``)."""
+    # the same for each setup of the support test of one question (its records and index as they
+    # are: their sizes in the key, for a caller that changes them and asks again)
+    cache = space.asked("asked_persons")
+    key = (question, caller, statements, len(space.records), len(space.index))
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = frozenset(_asked_persons(space, question, caller, statements))
+    return set(known)
+
+
+def _asked_persons(space: SearchSpace, question: str, caller: str, statements: bool) -> set[str]:
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     text = question.replace("\u2019", "'")   # as the index holds it: "Élodie" is "élodi" there, not "elodi"
     found: set[str] = set()
