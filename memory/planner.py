@@ -2466,8 +2466,15 @@ def _terms_elsewhere(space: SearchSpace, record_id: str, speakers: list[str], me
         text, others = _turn_text(space, record, speaker)
         parts = cache[record_id] = tuple(part for sentence in re.split(r"(?<=[.!?])\s+", text)
                                          for part in split(sentence, speaker, others))
-    about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
-    return frozenset().union(*(terms for _, terms in parts)) - about
+    # asked of every turn among the candidates, with the same speakers for a question's every
+    # setup of the support test: the answer is kept per record and speakers (built as it was)
+    answers = space.memo(memo + ":elsewhere")
+    key = (record_id, *speakers)
+    found = answers.get(key)
+    if found is None:
+        about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
+        found = answers[key] = frozenset().union(*(terms for _, terms in parts)) - about
+    return found
 
 
 # what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name;
