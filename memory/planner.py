@@ -685,6 +685,17 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
     ``roles_out`` (the ``role_possessors`` feature): a possessor that is neither a name nor a
     relation ("the contractor's quote", "the dog's bowl") describes the thing asked about; it is
     not a subject every record must hold ("His quote is 26,000" answers)."""
+    # the same for each setup of the support test of one question (``SearchSpace.asked``)
+    cache = space.asked("subject_terms")
+    key = (question, caller, persons_only, relations_too, roles_out, len(space.records), len(space.index))
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = _subject_terms(space, question, caller, persons_only, relations_too, roles_out)
+    return list(known[0]), list(known[1])
+
+
+def _subject_terms(space: SearchSpace, question: str, caller: str, persons_only: bool, relations_too: bool,
+                   roles_out: bool) -> tuple[list[str], list[str]]:
     text = _folded(question.replace("\u2019", "'"))
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
