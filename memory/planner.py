@@ -2425,8 +2425,13 @@ def _word_pattern(word: str) -> re.Pattern:
 def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
     """Whom a turn (or one of its sentences) is about, by its speaker and the session's others."""
     names: set[str] = set()
+    # an ASCII word absent from an ASCII text in any case is not there as a whole word either:
+    # most words of a session's speakers are not in most sentences (patterns run only on the rest)
+    lowered = text.lower() if text.isascii() else None
     for other in others | {speaker}:
         for word in other.split():
+            if lowered is not None and word.isascii() and word.lower() not in lowered:
+                continue
             for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
