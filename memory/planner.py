@@ -2508,6 +2508,8 @@ def _nicknames(others: frozenset, text: str) -> dict[str, str]:
     a capitalized word said in address (``_addressing``) that begins the first name of exactly one
     of them and is not a whole name -> that peer."""
     found = {}
+    if not others:
+        return found   # no peer for a word to begin the name of
     for hit in re.finditer(r"\b([A-Z][a-z]{1,})\b", text):
         word = hit.group(1)
         owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
