@@ -2532,10 +2532,13 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
     addressed: set[str] = set()
     for hit in _PERSON_WORD.finditer(sentence):
         marks.append((hit.start(), hit.end(), frozenset({speaker}) if hit.group("first") else others))
+    lowered = sentence.lower() if sentence.isascii() else None   # as in ``_about_names``
     for person in others | {speaker}:
         words = {w: person for w in person.split()}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
+            if lowered is not None and word.isascii() and word.lower() not in lowered:
+                continue
             for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
                 if to and _GREETING.search(sentence[:hit.start()]):
