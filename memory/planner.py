@@ -1927,8 +1927,24 @@ def base_term(term: str) -> str:
 
 def _with_bases(held: frozenset[str]) -> frozenset[str]:
     """``held`` and the base terms of its irregular forms ("went" also holds "go")."""
+    # a question's support test asks this of the same record's terms several times (the gate,
+    # each share it is measured by, each setup): kept for the very object asked about (held
+    # here, so its id is not reused), which gives the set the same operations built from it
+    known = _BASES_OF.get(id(held))
+    if known is not None and known[0] is held:
+        return known[1]
     forms = held & _IRREGULAR_TERMS
-    return held | {_IRREGULAR[t] for t in forms} if forms else held
+    found = held | {_IRREGULAR[t] for t in forms} if forms else held
+    if type(held) is frozenset:   # never changed in place
+        if len(_BASES_OF) >= _BASES_KEPT:
+            _BASES_OF.clear()
+        _BASES_OF[id(held)] = (held, found)
+    return found
+
+
+# ``_with_bases``: id -> (the set, its bases), for the sets most recently asked about
+_BASES_OF: dict[int, tuple] = {}
+_BASES_KEPT = 8192
 
 
 def _with_forms(terms: frozenset[str]) -> frozenset[str]:
