@@ -16,6 +16,7 @@ import heapq
 import math
 import re
 import unicodedata
+import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -2138,16 +2139,35 @@ def _asked_persons(space: SearchSpace, question: str, caller: str, statements: b
         for term in tokenize(word):
             if term in own or _folded(term) in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
                 continue
-            for record_id in space.index.scores([term]):
-                record = space.records.get(record_id) if record_id in space.records else None
-                if record is None or (record["kind"] == "episode" and (not statements or _is_turn(record))):
-                    continue
-                if term in record_relations(space, record_id)[1] \
-                        or term in record_person(space, record_id, own, statements=statements) \
-                        or (statements and any(term == name for _, name in _relation_names(record["statement"], caller))):
-                    found.add(term)
-                    break
+            if _person_term(space, term, own, caller, statements):
+                found.add(term)
     return found
+
+
+def _person_term(space: SearchSpace, term: str, own: frozenset, caller: str, statements: bool) -> bool:
+    """``asked_persons``: whether a fact holding ``term`` gives it as a person's name (kept per
+    term with the space's memos while its index and records are the same: the scope's names come
+    back in question after question, and each probe reads the facts holding it)."""
+    memo = space.memo("person_terms")
+    key, state = (term, caller, statements), (len(space.records), len(space.index))
+    kept = memo.get(key)    # (the index it was read from, the sizes, the answer)
+    if kept is not None and kept[0]() is space.index and kept[1] == state:
+        return kept[2]
+    known = False
+    for record_id in space.index.scores([term]):
+        record = space.records.get(record_id) if record_id in space.records else None
+        if record is None or (record["kind"] == "episode" and (not statements or _is_turn(record))):
+            continue
+        if term in record_relations(space, record_id)[1] \
+                or term in record_person(space, record_id, own, statements=statements) \
+                or (statements and any(term == name for _, name in _relation_names(record["statement"], caller))):
+            known = True
+            break
+    try:
+        memo[key] = (weakref.ref(space.index), state, known)
+    except TypeError:   # an index that takes no weak reference: not kept
+        pass
+    return known
 
 
 def _is_turn(record: dict) -> bool:
