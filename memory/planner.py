@@ -2732,7 +2732,8 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
     if total <= 0:
         return lambda held: 0.0
     items = tuple(weights.items())
-    return lambda held: sum(w for t, w in items if t in held) / total
+    # a list, not a generator: the same floats summed in the same order, without a frame per candidate
+    return lambda held: sum([w for t, w in items if t in held]) / total
 
 
 # ``planner.indefinite_weight``: indefinite pronouns name nothing a record must hold ("Is my dad
