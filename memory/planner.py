@@ -16,6 +16,7 @@ import heapq
 import math
 import re
 import unicodedata
+import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -80,6 +81,17 @@ class SearchSpace:
         # speakers and neighbours depend only on records and sessions: a caller that reuses
         # them across queries passes one memo so they are computed once, not per query
         self._memo = {} if memo is None else memo
+        self._asked: dict = {}   # ``asked``: per question, this object's own
+
+    def asked(self, name: str) -> dict:
+        """A named cache of what a question's tests work out from the question and this whole
+        space, not per record (the support test is set up several times per question: as
+        asked, ungated, with the speakers swapped). Kept by this object only: a query makes its
+        own space, and a write the next query reads makes the next one."""
+        found = self._asked.get(name)
+        if found is None:
+            found = self._asked[name] = {}
+        return found
 
     def memo(self, name: str) -> dict:
         """A named cache of values that depend only on this space's records (shared by the
@@ -657,6 +669,17 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
     ``roles_out`` (the ``role_possessors`` feature): a possessor that is neither a name nor a
     relation ("the contractor's quote", "the dog's bowl") describes the thing asked about; it is
     not a subject every record must hold ("His quote is 26,000" answers)."""
+    # the same for each setup of the support test of one question (``SearchSpace.asked``)
+    cache = space.asked("subject_terms")
+    key = (question, caller, persons_only, relations_too, roles_out, len(space.records), len(space.index))
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = _subject_terms(space, question, caller, persons_only, relations_too, roles_out)
+    return list(known[0]), list(known[1])
+
+
+def _subject_terms(space: SearchSpace, question: str, caller: str, persons_only: bool, relations_too: bool,
+                   roles_out: bool) -> tuple[list[str], list[str]]:
     text = _folded(question.replace("\u2019", "'"))
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
@@ -1389,10 +1412,12 @@ def asked_value(question: str) -> str | None:
     return "number" if _ASKS_NUMBER.search(text) else None
 
 
+@lru_cache(maxsize=8192)
 def states_value(kind: str, statement: str) -> bool:
     """Whether a statement states a value of ``kind`` (``asked_value``): "I swim twice a week" a
     frequency, "The station is 2 km away" a distance, "costs too much" no amount, "so far" no
-    distance, "in 2024" no amount."""
+    distance, "in 2024" no amount. (Kept per statement: the support test asks it of every
+    candidate of every question asking a value, ~50 us of patterns each time.)"""
     text = statement.replace("\u2019", "'")
     if kind == "place":   # "at Christmas", "on Friday", "at least" say when or how, not where
         return states_place(_NOT_PLACES.sub(" ", text))
@@ -1652,12 +1677,14 @@ def _addressed(space: SearchSpace, record_id: str, speakers: list[str]) -> bool:
     """A conversation turn about a named speaker without naming them: said to them, "you" and no
     "I" ("You work nights at the hospital" said to Felipe). A turn saying both ("so proud of you,
     I ...") is its own speaker's as well, and does not pass the gate for the other one."""
-    record = space.records[record_id]
-    if record["kind"] != "episode":
-        return False
-    text = record["statement"].replace("\u2019", "'")
-    return (not _FIRST_PERSON_WORDS.search(text) and bool(_SECOND_PERSON_WORDS.search(text))
-            and _speaks_about(space, record_id, speakers))
+    cache = space.memo("says_only_you")   # the record's own part, kept: asked of every candidate
+    says_you = cache.get(record_id)
+    if says_you is None:
+        record = space.records[record_id]
+        text = record["statement"].replace("\u2019", "'")
+        says_you = cache[record_id] = (record["kind"] == "episode" and not _FIRST_PERSON_WORDS.search(text)
+                                       and bool(_SECOND_PERSON_WORDS.search(text)))
+    return says_you and _speaks_about(space, record_id, speakers)
 
 
 # ``yes_no_objects``: a yes/no question's bare object, closing it after its subject and verb ("Can I
@@ -1884,8 +1911,24 @@ def base_term(term: str) -> str:
 
 def _with_bases(held: frozenset[str]) -> frozenset[str]:
     """``held`` and the base terms of its irregular forms ("went" also holds "go")."""
+    # a question's support test asks this of the same record's terms several times (the gate,
+    # each share it is measured by, each setup): kept for the very object asked about (held
+    # here, so its id is not reused), which gives the set the same operations built from it
+    known = _BASES_OF.get(id(held))
+    if known is not None and known[0] is held:
+        return known[1]
     forms = held & _IRREGULAR_TERMS
-    return held | {_IRREGULAR[t] for t in forms} if forms else held
+    found = held | {_IRREGULAR[t] for t in forms} if forms else held
+    if type(held) is frozenset:   # never changed in place
+        if len(_BASES_OF) >= _BASES_KEPT:
+            _BASES_OF.clear()
+        _BASES_OF[id(held)] = (held, found)
+    return found
+
+
+# ``_with_bases``: id -> (the set, its bases), for the sets most recently asked about
+_BASES_OF: dict[int, tuple] = {}
+_BASES_KEPT = 8192
 
 
 def _with_forms(terms: frozenset[str]) -> frozenset[str]:
@@ -2065,6 +2108,17 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "", statement
     ``statements`` (``features.statement_persons``): also the user's statements kept as episodes
     without a speaker ("Jordan works as a software engineer." added without a memory_key), and a
     name a fact gives a relation anywhere in it ("My partner is called Jordan.", ``_relation_names``)."""
+    # the same for each setup of the support test of one question (its records and index as they
+    # are: their sizes in the key, for a caller that changes them and asks again)
+    cache = space.asked("asked_persons")
+    key = (question, caller, statements, len(space.records), len(space.index))
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = frozenset(_asked_persons(space, question, caller, statements))
+    return set(known)
+
+
+def _asked_persons(space: SearchSpace, question: str, caller: str, statements: bool) -> set[str]:
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     text = question.replace("\u2019", "'")   # as the index holds it: "Élodie" is "élodi" there, not "elodi"
     found: set[str] = set()
@@ -2072,16 +2126,35 @@ def asked_persons(space: SearchSpace, question: str, caller: str = "", statement
         for term in tokenize(word):
             if term in own or _folded(term) in own or term in _TIME_WORDS or term in found or not 0 < space.index.df(term) <= _PERSON_PROBE:
                 continue
-            for record_id in space.index.scores([term]):
-                record = space.records.get(record_id) if record_id in space.records else None
-                if record is None or (record["kind"] == "episode" and (not statements or _is_turn(record))):
-                    continue
-                if term in record_relations(space, record_id)[1] \
-                        or term in record_person(space, record_id, own, statements=statements) \
-                        or (statements and any(term == name for _, name in _relation_names(record["statement"], caller))):
-                    found.add(term)
-                    break
+            if _person_term(space, term, own, caller, statements):
+                found.add(term)
     return found
+
+
+def _person_term(space: SearchSpace, term: str, own: frozenset, caller: str, statements: bool) -> bool:
+    """``asked_persons``: whether a fact holding ``term`` gives it as a person's name (kept per
+    term with the space's memos while its index and records are the same: the scope's names come
+    back in question after question, and each probe reads the facts holding it)."""
+    memo = space.memo("person_terms")
+    key, state = (term, caller, statements), (len(space.records), len(space.index))
+    kept = memo.get(key)    # (the index it was read from, the sizes, the answer)
+    if kept is not None and kept[0]() is space.index and kept[1] == state:
+        return kept[2]
+    known = False
+    for record_id in space.index.scores([term]):
+        record = space.records.get(record_id) if record_id in space.records else None
+        if record is None or (record["kind"] == "episode" and (not statements or _is_turn(record))):
+            continue
+        if term in record_relations(space, record_id)[1] \
+                or term in record_person(space, record_id, own, statements=statements) \
+                or (statements and any(term == name for _, name in _relation_names(record["statement"], caller))):
+            known = True
+            break
+    try:
+        memo[key] = (weakref.ref(space.index), state, known)
+    except TypeError:   # an index that takes no weak reference: not kept
+        pass
+    return known
 
 
 def _is_turn(record: dict) -> bool:
@@ -2375,8 +2448,13 @@ def _word_pattern(word: str) -> re.Pattern:
 def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
     """Whom a turn (or one of its sentences) is about, by its speaker and the session's others."""
     names: set[str] = set()
+    # an ASCII word absent from an ASCII text in any case is not there as a whole word either:
+    # most words of a session's speakers are not in most sentences (patterns run only on the rest)
+    lowered = text.lower() if text.isascii() else None
     for other in others | {speaker}:
         for word in other.split():
+            if lowered is not None and word.isascii() and word.lower() not in lowered:
+                continue
             for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
@@ -2427,8 +2505,15 @@ def _terms_elsewhere(space: SearchSpace, record_id: str, speakers: list[str], me
         text, others = _turn_text(space, record, speaker)
         parts = cache[record_id] = tuple(part for sentence in re.split(r"(?<=[.!?])\s+", text)
                                          for part in split(sentence, speaker, others))
-    about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
-    return frozenset().union(*(terms for _, terms in parts)) - about
+    # asked of every turn among the candidates, with the same speakers for a question's every
+    # setup of the support test: the answer is kept per record and speakers (built as it was)
+    answers = space.memo(memo + ":elsewhere")
+    key = (record_id, *speakers)
+    found = answers.get(key)
+    if found is None:
+        about = frozenset().union(*(terms for who, terms in parts if not who.isdisjoint(speakers)))
+        found = answers[key] = frozenset().union(*(terms for _, terms in parts)) - about
+    return found
 
 
 # what starts a clause about someone (``pronoun_scope``): a person word, or a word of a name;
@@ -2446,6 +2531,8 @@ def _nicknames(others: frozenset, text: str) -> dict[str, str]:
     a capitalized word said in address (``_addressing``) that begins the first name of exactly one
     of them and is not a whole name -> that peer."""
     found = {}
+    if not others:
+        return found   # no peer for a word to begin the name of
     for hit in re.finditer(r"\b([A-Z][a-z]{1,})\b", text):
         word = hit.group(1)
         owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
@@ -2468,10 +2555,13 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
     addressed: set[str] = set()
     for hit in _PERSON_WORD.finditer(sentence):
         marks.append((hit.start(), hit.end(), frozenset({speaker}) if hit.group("first") else others))
+    lowered = sentence.lower() if sentence.isascii() else None   # as in ``_about_names``
     for person in others | {speaker}:
         words = {w: person for w in person.split()}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
+            if lowered is not None and word.isascii() and word.lower() not in lowered:
+                continue
             for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
                 if to and _GREETING.search(sentence[:hit.start()]):
@@ -2629,7 +2719,8 @@ def _share_of(weights: dict[str, float]) -> Callable[[frozenset[str]], float]:
     if total <= 0:
         return lambda held: 0.0
     items = tuple(weights.items())
-    return lambda held: sum(w for t, w in items if t in held) / total
+    # a list, not a generator: the same floats summed in the same order, without a frame per candidate
+    return lambda held: sum([w for t, w in items if t in held]) / total
 
 
 # ``planner.indefinite_weight``: indefinite pronouns name nothing a record must hold ("Is my dad
@@ -2642,15 +2733,24 @@ _INDEFINITES = frozenset(("anyth", "someth", "everyth", "noth", "anyon", "someon
 
 
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
+    covered_terms, names, entity_weight, keys, key_weight = _question_terms(
+        question, caller, settings.get("indefinite_weight", 1) == 0, settings.get("unseen_key_weight", 0.0),
+        settings.get("unseen_entity_weight", 1.0))
+    return list(covered_terms), names, entity_weight, keys, key_weight
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _question_terms(question: str, caller: str, indefinites_out: bool, key_weight: float,
+                    entity_weight: float) -> tuple:
+    """``_coverage_terms`` by the settings it reads: kept, as a question asks it once per setup of
+    the support test and per coverage measure."""
     terms = tokenize(question)
     own = set(tokenize(caller))
-    if settings.get("indefinite_weight", 1) == 0:
+    if indefinites_out:
         own |= _INDEFINITES
     covered_terms = [t for t in terms if t not in own] or terms
-    key_weight = settings.get("unseen_key_weight", 0.0)
     keys = frozenset(key_terms(question, caller)) - own if key_weight > 0 else frozenset()
-    return (covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0),
-            keys, key_weight)
+    return (tuple(covered_terms), frozenset(name_terms(question)), entity_weight, keys, key_weight)
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
