@@ -265,7 +265,7 @@ def appended_tail(scope_dir: Path, cursor: object, appends, fingerprint: tuple) 
         if len(appended.payload) < PIN_BYTES:
             return None      # the pin needs bytes from before the append (never so: a line is longer)
         ends[appended.shard] = (at, appended.payload[-PIN_BYTES:])
-    new_cursor, files = {}, {}
+    new_cursor, files, directory = {}, {}, Path(scope_dir)
     for name, size, inode, _, _ in _shards_of(fingerprint):
         if name in ends:
             end, before = ends[name]
@@ -277,7 +277,7 @@ def appended_tail(scope_dir: Path, cursor: object, appends, fingerprint: tuple) 
             if known is None or known[0] != inode or known[1] != size:
                 return None
             new_cursor[known[2]] = size
-        files[name] = (Path(scope_dir) / name, size, inode)
+        files[name] = (directory / name, size, inode)
     return Tail(False, lines, new_cursor, positions, [path for path, _, _ in files.values()], files)
 
 
