@@ -168,7 +168,7 @@ def _tail(store: Store, cache: ReadCache, scope: dict, digest: str, cursor: dict
         tail = store.appended_tail(scope, cursor, cache.appends.get(digest, ()), fingerprint)
         if tail is not None:
             return tail
-        known = cache.tails.get(digest)
+        known = cache.tails.pop(digest, None)      # read once more at most: not held on to
         if known is not None and known[0] == fingerprint and known[1] == cursor:
             return known[2]
     tail = store.read_tail(scope, cursor)
@@ -279,8 +279,21 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
                 index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest),
                                    save, lambda cursor: _tail(store, cache, scope, digest, cursor, fingerprint))
                 cache.indexes[digest] = (key, index)
+                _drop_used_appends(cache, digest, fingerprint)
     BUDGET.touch(store, digest, "index", len(index), _drop_read)
     return index
+
+
+def _drop_used_appends(cache: ReadCache, digest: str, fingerprint: tuple) -> None:
+    """Forget the scope's handed-over appends once both its view and its index were caught up to
+    the files the last of them left (a server holding many users' scopes keeps no lines for a
+    scope whose readers need none). An append handed over meanwhile may go with them: its
+    readers then read the shards, as for any append this cache does not hold."""
+    appends = cache.appends.get(digest)
+    view = cache.currents.get(digest)
+    if appends and view is not None and view[0] == fingerprint == appends[-1].after:
+        if cache.appends.get(digest) is appends:
+            cache.appends.pop(digest, None)
 
 
 def _holds_view(index: ScopeIndex, cache: ReadCache, digest: str) -> bool:

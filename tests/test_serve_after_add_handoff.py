@@ -115,6 +115,8 @@ def test_a_search_after_an_own_write_reads_no_shard_and_holds_what_the_shards_ho
             answers = _answers(store)
         assert reads == []                             # extended from what the write handed over
         assert any("dentist" in s for s in _statements(answers[4]))
+        # both readers caught up: the lines are not held any longer
+        assert indexing.scope_digest("user", "paul") not in indexing.read_cache(store).appends
     _same_as_the_shards(store)
 
 
@@ -140,6 +142,10 @@ def test_a_write_by_another_process_between_two_searches_is_seen(tmp_path):
     other.clock.set("2024-01-20T09:00:00Z")
     api.add(other, "paul", "I booked a dentist appointment for the 3rd of March.", speaker="paul",
             session="chat", valid_from="2024-01-20T09:00:00Z", tx="o1")
+    with _shard_reads() as reads:
+        store.clock.set(ASKED)
+        run_query(store, QueryRequest(text=QUESTIONS[4], user="paul"))
+    assert len(reads) == 1                             # one tail read for the view and the index
     assert any("dentist" in s for s in _statements(_answers(store)[4]))
     _same_as_the_shards(store)
     # own, other, own: the second own append found the files as the other process left them, so
