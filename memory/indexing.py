@@ -20,7 +20,7 @@ from .lifecycle import ScopeState
 from .paths import scope_digest
 from .retrieval.index import ScopeIndex
 from .retrieval.temporal import date_words, relative_date_words
-from .store import CACHE_BUDGET as BUDGET, CurrentView, Store
+from .store import CACHE_BUDGET as BUDGET, Appended, CurrentView, Store, Tail
 
 if TYPE_CHECKING:
     from .retrieval import dense
@@ -78,6 +78,26 @@ class ReadCache:
     index_locks: dict[str, threading.Lock] = field(default_factory=dict)
     # set by ``defer_saves``: refreshed indexes are saved by it, off the request path
     saver: "IndexSaver | None" = None
+    # per scope digest, the store's own recent appends, oldest first (``Store.hand_appends_to``):
+    # the view and the index are extended from them without reading the shards again
+    appends: dict[str, tuple[Appended, ...]] = field(default_factory=dict)
+    # per scope digest, the last tail read from the shards: (fingerprint, cursor, tail); the view
+    # and the index at the same cursor read it once (``_tail``)
+    tails: dict[str, tuple[tuple, dict, Tail]] = field(default_factory=dict)
+
+    def appended(self, digest: str, appended: Appended) -> None:
+        """``Store.hand_appends_to``'s listener (under the scope's write lock): kept while this
+        cache holds the scope's view or index, the newest ``KEEP_APPENDS`` (and at most
+        ``KEEP_APPENDED_BYTES`` of lines) per scope; older ones are read from the shards."""
+        if digest not in self.currents and digest not in self.indexes:
+            return
+        kept, size = [appended], len(appended.payload)
+        for earlier in reversed(self.appends.get(digest, ())):
+            size += len(earlier.payload)
+            if len(kept) >= KEEP_APPENDS or size > KEEP_APPENDED_BYTES:
+                break
+            kept.append(earlier)
+        self.appends[digest] = tuple(reversed(kept))    # replaced whole: readers take it unlocked
 
     def index_lock(self, digest: str) -> threading.Lock:
         lock = self.index_locks.get(digest)
@@ -90,6 +110,17 @@ class ReadCache:
         self.built.clear()
         self.currents.clear()
         self.built_current.clear()
+        self.appends.clear()
+        self.tails.clear()
+
+
+# how many of its own recent appends per scope (and bytes of their lines) a store's read side keeps:
+# a search after a write uses the last one or two; a reader further behind reads the shards
+KEEP_APPENDS = 16
+KEEP_APPENDED_BYTES = 1 << 20
+# a tail read from the shards is kept for the next reader at the same cursor when it is this short
+# (the view and the index of one search); a longer one (a rebuild) is not held on to
+KEEP_TAIL_LINES = 4096
 
 
 _CACHES: "weakref.WeakKeyDictionary[Store, ReadCache]" = weakref.WeakKeyDictionary()
@@ -104,6 +135,8 @@ def _drop_read(store: Store, digest: str) -> None:
     if cache is not None:
         cache.currents.pop(digest, None)
         cache.indexes.pop(digest, None)
+        cache.appends.pop(digest, None)
+        cache.tails.pop(digest, None)
         _drop_built(store, digest)
 
 
@@ -121,7 +154,29 @@ def read_cache(store: Store) -> ReadCache:
         cache = _CACHES.get(store)
         if cache is None:
             cache = _CACHES[store] = ReadCache()
+            hand = getattr(store, "hand_appends_to", None)   # the file store: its own appends, from memory
+            if hand is not None:
+                hand(cache.appended)
         return cache
+
+
+def _tail(store: Store, cache: ReadCache, scope: dict, digest: str, cursor: dict, fingerprint: tuple | None) -> Tail:
+    """What a derived file of the scope pinned at ``cursor`` has not read (``Store.read_tail``),
+    taken, in this order, from the store's own appends (``Store.appended_tail``: nothing is read),
+    from the tail another reader of this search read from the same cursor, or from the shards."""
+    if fingerprint is not None:
+        tail = store.appended_tail(scope, cursor, cache.appends.get(digest, ()), fingerprint)
+        if tail is not None:
+            return tail
+        known = cache.tails.pop(digest, None)      # read once more at most: not held on to
+        if known is not None and known[0] == fingerprint and known[1] == cursor:
+            return known[2]
+    tail = store.read_tail(scope, cursor)
+    if fingerprint is not None and not tail.moved and len(tail.lines) <= KEEP_TAIL_LINES:
+        cache.tails[digest] = (fingerprint, cursor, tail)
+    else:
+        cache.tails.pop(digest, None)
+    return tail
 
 
 def built_from_state(store: Store, scope: dict, name: str, build: Callable[[ScopeState], object],
@@ -159,7 +214,13 @@ def current_view(store: Store, scope: dict, fingerprint: tuple | None = None) ->
             if previous is not None and cache.saver is not None and previous.save_later is None:
                 # caught up from now on without saving on the request path: the saver saves it
                 previous.save_later = cache.saver.view_saver(digest)
-            view = store.current_view(scope, previous)
+            if previous is not None and getattr(store, "derived_files", True):
+                # caught up from this process's own appends, or the shards read once for the view
+                # and the index of this search (``_tail``)
+                view = store.current_view(scope, previous, _tail(store, cache, scope, digest, previous.cursor,
+                                                                 fingerprint))
+            else:
+                view = store.current_view(scope, previous)
             if cache.saver is not None and view.save_later is None:
                 view.save_later = cache.saver.view_saver(digest)
             cache.currents[digest] = (fingerprint, view)
@@ -216,10 +277,23 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
                 previous = cached[1] if cached is not None and cached[0][1] == key[1] else None
                 save = _save_unless_moved if cache.saver is None else cache.saver.schedule
                 index = _refreshed(store, scope, store.index_dir(digest), previous, _view_ids(cache, digest),
-                                   save)
+                                   save, lambda cursor: _tail(store, cache, scope, digest, cursor, fingerprint))
                 cache.indexes[digest] = (key, index)
+                _drop_used_appends(cache, digest, fingerprint)
     BUDGET.touch(store, digest, "index", len(index), _drop_read)
     return index
+
+
+def _drop_used_appends(cache: ReadCache, digest: str, fingerprint: tuple) -> None:
+    """Forget the scope's handed-over appends once both its view and its index were caught up to
+    the files the last of them left (a server holding many users' scopes keeps no lines for a
+    scope whose readers need none). An append handed over meanwhile may go with them: its
+    readers then read the shards, as for any append this cache does not hold."""
+    appends = cache.appends.get(digest)
+    view = cache.currents.get(digest)
+    if appends and view is not None and view[0] == fingerprint == appends[-1].after:
+        if cache.appends.get(digest) is appends:
+            cache.appends.pop(digest, None)
 
 
 def _holds_view(index: ScopeIndex, cache: ReadCache, digest: str) -> bool:
@@ -251,26 +325,31 @@ def _view_ids(cache: ReadCache, digest: str) -> Callable:
 
 
 def _refreshed(store: Store, scope: dict, directory, previous: ScopeIndex | None = None,
-               borrow: Callable | None = None, save: Callable | None = None) -> ScopeIndex:
+               borrow: Callable | None = None, save: Callable | None = None,
+               read_tail: Callable[[dict], Tail] | None = None) -> ScopeIndex:
     """The index caught up with the shards. ``previous``: the index this process opened before
     (same settings); when the saved index is still the one it was read as, a copy of it is
     extended (O(new records)) instead of loading the saved index again (O(scope)). ``borrow``:
     as ``ScopeIndex.open``'s. ``save(index, files, store, scope)``: what is done with an index
-    that took new documents (``_save_unless_moved`` unless given)."""
+    that took new documents (``_save_unless_moved`` unless given). ``read_tail(cursor)``: the
+    tail from a cursor (``_tail``: this process's own appends first), else ``Store.read_tail``."""
     settings = index_settings(store)
     # a backend without derived files (PostgreSQL) keeps its index in memory only: never saved
     in_memory = not getattr(store, "derived_files", True)
+    if read_tail is None or in_memory:
+        read_tail = lambda cursor: store.read_tail(scope, cursor)   # noqa: E731
     # an index holding documents it has not saved (a deferred save: ``IndexSaver``) is extended
     # too: loading the saved one would read those documents again
-    files = store.shard_files(scope)      # before the tail is read: ``_save_unless_moved``'s reference
     index = None
     if previous is not None and (in_memory or previous.unsaved() or previous.saved_as_loaded()):
-        tail = store.read_tail(scope, previous.cursor)   # the shards listed and pinned once, not twice
+        tail = read_tail(previous.cursor)   # the shards listed and pinned once, not twice
         if not tail.moved:
             index = previous.fork()
     if index is None:
         index = ScopeIndex.open(directory, settings, borrow)
-        tail = store.read_tail(scope, index.cursor)
+        tail = read_tail(index.cursor)
+    # the shards as listed before the tail was read: ``_save_unless_moved``'s reference
+    files = tail.files if tail.files is not None else store.shard_files(scope)
     if tail.moved:
         index = ScopeIndex(directory, settings, rebuilt_reason="shards_changed")
     elif tail.caught_up and tail.cursor == index.cursor:

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,42 @@ def test_an_older_index_answers_the_same_after_its_fork_appends_to_the_shared_ta
     unforked.add("e", "zebra alice runs".split())
     unforked.add("f", "alice alice alice".split())
     assert answers(newer, QUERIES) == answers(unforked, QUERIES)
+
+
+def test_a_fork_appends_to_the_posting_lists_it_shares_and_every_older_index_reads_its_own_slots():
+    """A chain of forks, as a server's writes make: each appends its slots to the posting lists
+    its parent changed (no copy), and each older index answers as it did before its forks, also
+    while a fork appends to a list it is reading (its count is taken before it reads)."""
+    indexes = [built()]
+    seen = [answers(indexes[0], QUERIES)]
+    for n in range(4):
+        newer = indexes[-1].fork()
+        newer.add(f"n{n}", f"alice berlin zebra note {n}".split())
+        if n:
+            assert newer._post[newer._term_id["alice"]][0] is indexes[-1]._post[newer._term_id["alice"]][0]
+        indexes.append(newer)
+        seen.append(answers(newer, QUERIES))
+        assert [answers(index, QUERIES) for index in indexes] == seen
+    # an older index holding a list when a fork appends to it reads only its own entries
+    older, alice = indexes[-1], indexes[-1]._term_id["alice"]
+    slots, tfs, df = older._posting_df(alice)
+    newest = older.fork()
+    newest.add("late", "alice".split())
+    assert slots is newest._post[alice][0] and len(slots) == df + 1
+    assert list(zip(slots, islice(tfs, df))) == list(zip(*older._posting(alice)))
+    assert answers(older, QUERIES) == seen[-1]
+    # the same documents without forks: the same answers
+    unforked = built()
+    for n in range(4):
+        unforked.add(f"n{n}", f"alice berlin zebra note {n}".split())
+    unforked.add("late", "alice".split())
+    assert answers(newest, QUERIES) == answers(unforked, QUERIES)
+    # a second fork of an older index, and a removal, copy before they change a shared list
+    second = indexes[2].fork()
+    second.add("other", "alice zebra".split())
+    second.remove("n0")
+    assert [answers(index, QUERIES) for index in indexes] == seen
+    assert "other" not in newest and second.holders("alice")[-1] == "other"
 
 
 def test_a_second_fork_of_an_older_index_takes_its_own_tables():

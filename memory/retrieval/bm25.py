@@ -15,7 +15,8 @@ order, which breaks score ties in ``top``. Pure: tokens in, scores out.
 Layout, for fast loading: the state is flat parallel int sequences with
 offsets (CSR). ``from_state`` adopts them as they are, without building one
 Python list per term, and a term's posting is copied into lists only when an
-``add`` or ``remove`` first changes it (copy-on-write).
+``add`` or ``remove`` first changes it (copy-on-write). A fork appends to the
+posting lists it takes from its parent instead of copying them (``fork``).
 """
 from __future__ import annotations
 
@@ -51,6 +52,13 @@ class BM25Index:
     forks (``fork``): each index reads only its own first ``_n_slots`` slots and
     ``_n_terms`` terms, and only the newest of them (``_tip``) appends to the
     tables in place; any other change copies them first (``_own_tables``).
+
+    Changed postings (``_post``) are shared the same way: a fork takes from its parent the right
+    to append to the posting lists the parent could change (``_owned``, ``_appendable``), and
+    appends the slots it adds (all above the parent's) in place; any other change copies the
+    list first. An index reads a posting list only up to its own slots (``_posting``: a
+    ``bisect`` taken at once, in C), so a list a newer fork appends to, even while it is being
+    read, reads as it was.
     """
 
     def __init__(self, *, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25) -> None:
@@ -113,7 +121,8 @@ class BM25Index:
         term_id = self._term_id.get(term)
         if term_id is None:
             return []
-        return list(map(self._ids.__getitem__, self._posting(term_id)[0]))
+        slots, _, df = self._posting_df(term_id)
+        return list(map(self._ids.__getitem__, islice(slots, df)))
 
     def top(self, query_tokens: Iterable[str], limit: int) -> list[tuple[str, float]]:
         """The ``limit`` best documents, score descending, ties in insertion order."""
@@ -142,7 +151,7 @@ class BM25Index:
         self._distinct_lens.add(len(term_ids))
         self._total_len += len(term_ids)
         for term_id, tf in Counter(term_ids).items():
-            slots, tfs = self._mutable_posting(term_id)
+            slots, tfs = self._appendable_posting(term_id)
             self._shift_df(len(slots), +1)
             slots.append(slot)  # the newest slot is the largest: stays ascending
             tfs.append(tf)
@@ -182,9 +191,12 @@ class BM25Index:
             other.__dict__.update(self.__dict__)
             self._tip, self._shared = False, True
             other._shared = True
-        # changed postings are shared, copied by whichever index changes one next (O(changed
-        # terms), not O(their postings): after many writes they include every common term's)
-        other._post, other._owned, self._owned = dict(self._post), set(), set()
+            # changed postings are shared: the fork appends to the lists this index could change
+            # (O(changed terms), not O(their postings): after many writes they include every
+            # common term's), any other change copies; this index changes none of them any more
+            other._appendable, other._owned = self._owned | self._appendable, set()
+            self._owned, self._appendable = set(), set()
+        other._post = dict(self._post)
         other._df_hist = Counter(self._df_hist) if self._df_hist is not None else None
         other._idf_cache, other._idf_floor, other._norm_cache, other._recent = {}, None, None, []
         return other
@@ -255,6 +267,9 @@ class BM25Index:
         self._new_doc_terms: dict[int, list[int]] = {}
         self._post: dict[int, tuple[list[int], list[int]]] = {}
         self._owned: set[int] = set()    # terms of ``_post`` whose lists no fork shares
+        # terms of ``_post`` whose lists older indexes share (reading only their own slots of
+        # them): this index may append to them, nothing else
+        self._appendable: set[int] = set()
         self._df_hist: Counter[int] | None = None  # built when the idf floor is first needed
         self._idf_cache: dict[str, float] = {}
         self._idf_floor: float | None = None
@@ -283,27 +298,57 @@ class BM25Index:
         return self._new_doc_terms[slot]
 
     def _posting(self, term_id: int) -> tuple[Sequence[int], Sequence[int]]:
-        """(slots ascending, tfs) of a term, without copying an unchanged base posting."""
+        """(slots ascending, tfs) of a term, without copying an unchanged base posting; a changed
+        one as this index holds it (``_bounded_posting``), copied."""
         changed = self._post.get(term_id)
         if changed is not None:
-            return changed
+            slots, tfs, df = self._bounded_posting(changed)
+            return slots[:df], tfs[:df]
         if term_id >= self._base_terms:
             return (), ()
         start, end = self._posting_offsets[term_id], self._posting_offsets[term_id + 1]
         return self._postings[start:end], self._tfs[start:end]
 
+    def _posting_df(self, term_id: int) -> tuple[Sequence[int], Sequence[int], int]:
+        """(slots, tfs, df): the term's first ``df`` slots and tfs are its posting in this index,
+        without copying it (the lists may hold a newer fork's slots after them)."""
+        changed = self._post.get(term_id)
+        if changed is not None:
+            return self._bounded_posting(changed)
+        if term_id >= self._base_terms:
+            return (), (), 0
+        start, end = self._posting_offsets[term_id], self._posting_offsets[term_id + 1]
+        return self._postings[start:end], self._tfs[start:end], end - start
+
+    def _bounded_posting(self, changed: tuple[list[int], list[int]]) -> tuple[list[int], list[int], int]:
+        """A changed posting's lists and how many of their entries are this index's: those below
+        its own slots. A newer fork appends its slots (all larger) after them, at any time: the
+        count is taken at once (``bisect_left``, in C), and what it appends after is never read."""
+        slots, tfs = changed
+        return slots, tfs, bisect_left(slots, self._n_slots)
+
     def _mutable_posting(self, term_id: int) -> tuple[list[int], list[int]]:
+        """The term's posting as this index's own lists, to change in place in any way."""
         changed = self._post.get(term_id)
         if changed is None or term_id not in self._owned:
-            slots, tfs = changed if changed is not None else self._posting(term_id)
-            changed = self._post[term_id] = (list(slots), list(tfs))
+            slots, tfs, df = self._posting_df(term_id)
+            changed = self._post[term_id] = (list(islice(slots, df)), list(islice(tfs, df)))
             self._owned.add(term_id)      # this index's own lists now: changed in place
+            self._appendable.discard(term_id)
         return changed
+
+    def _appendable_posting(self, term_id: int) -> tuple[list[int], list[int]]:
+        """The term's posting as lists this index may append its new slots to: shared with older
+        indexes when it took the right to (``fork``), else its own copy (``_mutable_posting``)."""
+        changed = self._post.get(term_id)
+        if changed is not None and (term_id in self._appendable or term_id in self._owned):
+            return changed
+        return self._mutable_posting(term_id)
 
     def _df(self, term_id: int) -> int:
         changed = self._post.get(term_id)
         if changed is not None:
-            return len(changed[0])
+            return bisect_left(changed[0], self._n_slots)
         if term_id >= self._base_terms:
             return 0
         return self._posting_offsets[term_id + 1] - self._posting_offsets[term_id]
@@ -321,12 +366,13 @@ class BM25Index:
             term_id = self._term_id.get(token)
             if term_id is None:
                 continue
-            slots, tfs = self._posting(term_id)
-            if not slots:
+            slots, tfs, df = self._posting_df(term_id)
+            if not df:
                 continue
-            idf = self._idf(token, len(slots))
+            idf = self._idf(token, df)
             get = acc.get
-            for slot, tf in zip(slots, tfs):
+            # the first df entries: a newer fork may append its own after them (``fork``)
+            for slot, tf in zip(slots, islice(tfs, df)):
                 acc[slot] = get(slot, 0.0) + idf * (tf * k1_plus_1 / (tf + norms[slot]))
         self._recent = [(tokens, acc)] + self._recent[:_RECENT_QUERIES - 1]
         return acc
@@ -384,10 +430,10 @@ class BM25Index:
         """df -> number of terms with that df (df > 0), kept up to date once built."""
         if self._df_hist is None:
             hist = Counter(_run_lengths(self._posting_offsets))
-            for term_id, (slots, _) in self._post.items():
+            for term_id in list(self._post):
                 if term_id < self._base_terms:
                     hist[self._base_df(term_id)] -= 1
-                hist[len(slots)] += 1
+                hist[self._df(term_id)] += 1
             hist = +hist  # drops the zero counts the subtraction left
             hist.pop(0, None)  # terms whose every document was removed
             self._df_hist = hist

@@ -12,14 +12,14 @@ from .budget import BUDGET as CACHE_BUDGET, set_cache_mb
 from .current import CALLING_OFF, CreatedAt, CurrentRecords, CurrentView, Sessions
 from .erasure import AUDIT_VERSION
 from .layout import digest_of, shard_files, shard_names
-from .log import (ShardFile, Tail, cut_incomplete_group, drop_incomplete_tail, heal_tail, heal_torn_tail,
+from .log import (Appended, ShardFile, Tail, cut_incomplete_group, drop_incomplete_tail, heal_tail, heal_torn_tail,
                   pinned_offsets, read_audit_rows, settled_transactions, shard_pin)
 from .interface import StoreBackend
 from .manifest import MANIFEST_VERSION
 from .integrity import TAMPER_CODES
 from .postgres import PostgresStore, is_url, redacted
 
-__all__ = ["CALLING_OFF", "CACHE_BUDGET", "set_cache_mb", "PostgresStore", "is_url", "redacted", "TAMPER_CODES", "StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
+__all__ = ["Appended", "CALLING_OFF", "CACHE_BUDGET", "set_cache_mb", "PostgresStore", "is_url", "redacted", "TAMPER_CODES", "StoreBackend", "Sessions", "CreatedAt", "CurrentRecords", "CurrentView", "AUDIT_VERSION", "DEFAULT_BATCH", "MANIFEST_VERSION", "SHARD_MAX_BYTES", "STORE_FORMAT", "ScopeWrite",
            "ShardFile", "Store", "Tail", "cut_incomplete_group", "digest_of", "drop_incomplete_tail", "heal_tail",
            "heal_torn_tail", "pinned_offsets", "read_audit_rows", "refused", "result_for", "scope_of",
            "settled_transactions", "shard_files", "shard_names", "shard_pin", "user_scope"]

@@ -87,6 +87,10 @@ class Store:
         self._known: dict[str, dict] = {}
         self._audit_keys: dict[str, tuple] = {}   # scope digest -> its audit rows' digest keys
         self._running: dict[str, manifest.RunningHash] = {}   # scope digest -> its last shard's hash
+        # the read side's listener for this store's own appends (``hand_appends_to``), and per scope
+        # digest what the append in progress wrote: (shard name, offset, lines), kept for ``_adopt``
+        self._on_append: Callable[[str, log.Appended], None] | None = None
+        self._appended: dict[str, tuple[str, int, bytes]] = {}
 
     # -- opening --------------------------------------------------------------
 
@@ -336,16 +340,34 @@ class Store:
         """The complete lines a derived file pinned at ``cursor`` has not read (``log.read_tail``)."""
         return log.read_tail(self.scope_dir(where), cursor)
 
+    def appended_tail(self, where, cursor: object, appends, fingerprint: tuple) -> log.Tail | None:
+        """``read_tail`` while the scope's files are those of ``fingerprint`` (the reader's own
+        ``fingerprint()``), from the appends this store handed over (``hand_appends_to``), reading
+        no file; None when they do not tell (``log.appended_tail``)."""
+        return log.appended_tail(self.scope_dir(where), cursor, appends, fingerprint)
+
+    def hand_appends_to(self, listener: "Callable[[str, log.Appended], None] | None") -> None:
+        """From now on, each write of this store that only appended (no healed tail, no erasure)
+        is handed to ``listener(scope digest, log.Appended)`` once durable, under the scope's
+        lock: a long-lived reader extends its derived state from it (``appended_tail``) instead of
+        listing and reading the shards again. The listener must be quick and must not write."""
+        self._on_append = listener
+
     def cursor_status(self, where, cursor: object) -> str:
         """``caught_up`` | ``behind`` | ``moved`` for a derived file's cursor."""
         return log.cursor_status(self.scope_dir(where), cursor)
 
-    def current_view(self, scope: dict, previous: "current.CurrentView | None" = None) -> "current.CurrentView":
+    def current_view(self, scope: dict, previous: "current.CurrentView | None" = None,
+                     tail: log.Tail | None = None) -> "current.CurrentView":
         """The scope's current view (``current.CurrentView``) caught up with its files: ``previous``
-        (a view this process holds) extended in place, or the saved one, or one read from the log."""
-        view = previous if previous is not None else current.CurrentView.load(
-            current_dir(self.layout, digest_of(scope)), self.scope_dir(scope))
-        return current.refreshed(view)
+        (a view this process holds) extended in place, or the saved one, or one read from the log.
+        ``tail``: what ``previous`` lacks, already known (``appended_tail``, or a ``read_tail`` from
+        its cursor another reader took moments ago), so its shards are not read again."""
+        if previous is None:
+            view, tail = current.CurrentView.load(current_dir(self.layout, digest_of(scope)), self.scope_dir(scope)), None
+        else:
+            view = previous
+        return current.refreshed(view, tail)
 
     def erasure_mark(self, where) -> tuple | None:
         """The identity of the scope's audit file: an erasure appends its row there before it
@@ -386,9 +408,12 @@ class Store:
         """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
         return erased_transaction(state, self._audit_keys.get(digest_of(scope), ()), tx)
 
-    def _adopt(self, scope: dict, state: ScopeState) -> None:
+    def _adopt(self, scope: dict, state: ScopeState, before: tuple | None = None) -> tuple:
         """Cache ``state`` as the fold of the scope's current files: only under the scope's
-        lock, right after writing exactly the revisions it absorbed."""
+        lock, right after writing exactly the revisions it absorbed. ``before``: the files as
+        they were checked under this lock before the append (None: not known); with it, what
+        was appended goes to the read side's listener (``hand_appends_to``). Returns the files'
+        fingerprint now."""
         digest = digest_of(scope)
         taken = self.files_fingerprint(scope)
         directory = self.layout.scope_dir(digest)
@@ -396,6 +421,11 @@ class Store:
         self._checked[digest] = (taken, _identity(directory / MANIFEST_FILE), _identity(directory / ERASING_FILE))
         self._states[digest] = (taken, state)
         budget.held_state(self, digest, state)
+        appended = self._appended.pop(digest, None)
+        listener = self._on_append
+        if listener is not None and before is not None and appended is not None:
+            listener(digest, log.Appended(before, taken, *appended))
+        return taken
 
     def _forget(self, scope: dict) -> None:
         self._states.pop(digest_of(scope), None)
@@ -545,10 +575,13 @@ class Store:
             # the manifest exists before the first shard: a scope with shards and no manifest
             # was altered, never left so by a crash
             self.write_manifest(directory)
+        self._appended.pop(directory.name, None)
         healed = log.heal_tail(directory)
         if healed:
             self.drop_derived(where)  # an index cursor may point past the cut: it would read mid-line
-        log.append_group(directory, revisions, self.shard_max_bytes)
+        shard, offset, payload = log.append_group(directory, revisions, self.shard_max_bytes)
+        if self._on_append is not None:
+            self._appended[directory.name] = (shard.name, offset, payload)
         if new_scope:
             fsync_dir(directory.parent)
         return healed
@@ -569,6 +602,7 @@ class Store:
                                     keep_running=lambda after: self._running.__setitem__(directory.name, after))
             return healed
         except BaseException:
+            self._appended.pop(directory.name, None)
             # reported as failed, so nothing of it may be read: cut what reached a shard (the
             # manifest was not rewritten, or was rewritten before the cut: either way it agrees)
             for name, (path, _, _) in shard_files(directory).items():
@@ -706,6 +740,8 @@ class ScopeWrite:
         self._base = store.state(scope, fingerprint)       # checked against the files, under the lock
         self.state: StagedState = self._base.staged()
         self._groups: list[list[dict]] = []
+        # the files as the next commit finds them, when known (``Store._adopt``'s ``before``)
+        self._before = fingerprint
 
     def apply(self, admitted) -> dict:
         """Plan one admitted envelope on the staged state and stage its revisions; the result."""
@@ -734,6 +770,7 @@ class ScopeWrite:
         """Write what is staged, remove the content, then append what the plan settles
         (``plan.revisions``: e.g. a dispute whose other side was erased), all durably."""
         self.commit()
+        self._before = None         # the files are rewritten: what a reader holds is read again
         self.store.erase_content(self.scope, self._base, set(plan.erase_record_ids), {
             "event": "erase_scope" if plan.erase_scope else "erase_record",
             "actor": admitted.envelope["actor"], "reason": admitted.envelope.get("reason"),
@@ -761,12 +798,14 @@ class ScopeWrite:
             healed = self.store.append_all_or_nothing(self.scope, [r for group in groups for r in group])
         except BaseException:
             self.store._forget(self.scope)   # what the store holds may have changed: read it again
+            self._before = None
             raise
         if healed:
             self.store._forget(self.scope)
             self._base = self.store.state(self.scope)
+            self._before = None
         else:
             for revision in self.state.absorbed:
                 self._base.absorb(revision)
-            self.store._adopt(self.scope, self._base)
+            self._before = self.store._adopt(self.scope, self._base, self._before)
         self.state = self._base.staged()

@@ -41,7 +41,7 @@ from pathlib import Path
 from ..errors import StoreError
 from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, private_mkdir
 from .layout import AUDIT_FILE
-from .log import drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
+from .log import Tail, drop_incomplete_tail, read_audit_rows, read_tail, settled_transactions, shard_pin
 
 FORMAT = 4                # 2: the memory_key column; 3: the ids apart from the header, with their sha256;
                           # 4: the turns calling something off
@@ -528,13 +528,15 @@ def _audit_size(scope_dir: Path) -> int:
         return 0
 
 
-def refreshed(view: CurrentView) -> CurrentView:
+def refreshed(view: CurrentView, tail: Tail | None = None) -> CurrentView:
     """``view`` caught up with its scope's files: the same object extended by the appended tail,
     or a new view read from the whole log when a pin (or the audit file) moved. Saved when it
-    was rebuilt or has read enough new lines."""
+    was rebuilt or has read enough new lines. ``tail``: what ``read_tail`` from the view's cursor
+    gives, when the caller knows it already (``Store.appended_tail``: this process's own appends)."""
     scope_dir = view.scope_dir
     audit_bytes = _audit_size(scope_dir)
-    tail = read_tail(scope_dir, view.cursor)
+    if tail is None:
+        tail = read_tail(scope_dir, view.cursor)
     rebuilt = tail.moved or audit_bytes != view.audit_bytes
     if rebuilt:
         view = CurrentView(view.directory, scope_dir)

@@ -126,15 +126,23 @@ def first_revision(scope_dir: Path) -> dict | None:
 
 # -- pins ---------------------------------------------------------------------------------
 
+PIN_BYTES = 64
+
+
 def shard_pin(path: Path, offset: int, inode: int) -> str:
     """A position in a shard that changes when the bytes before it do: the name, the inode (an
     erasure's rewrite is a new file) and a digest of the 64 bytes before the offset (a crash cut
     healed in place, then appended again, keeps the inode and may regrow past the old offset).
     Derived files record these so they can tell "behind" (read on) from "moved" (rebuild)."""
     with open(path, "rb") as handle:
-        handle.seek(max(0, offset - 64))
-        tail = handle.read(min(offset, 64))
-    return f"{Path(path).name}|{inode}|{hashlib.sha256(tail).hexdigest()[:16]}"
+        handle.seek(max(0, offset - PIN_BYTES))
+        tail = handle.read(min(offset, PIN_BYTES))
+    return _pin(Path(path).name, inode, tail)
+
+
+def _pin(name: str, inode: int, before: bytes) -> str:
+    """``shard_pin`` from the bytes before the offset (at most ``PIN_BYTES``, all of them when fewer)."""
+    return f"{name}|{inode}|{hashlib.sha256(before).hexdigest()[:16]}"
 
 
 def pinned_offsets(shards: dict, cursor: dict) -> dict | None:
@@ -159,6 +167,9 @@ class Tail:
     cursor: dict = field(default_factory=dict)          # pins of the position after ``lines``
     positions: list[tuple[str, int]] = field(default_factory=list)   # (shard name, offset) of each line
     paths: list[Path] = field(default_factory=list)     # the shards read
+    # {name: (path, size, inode)} of the shards as listed before anything was read (``shard_files``):
+    # what a reader that saves a derived file checks for rewrites afterwards (``same_files``)
+    files: dict | None = None
 
     @property
     def caught_up(self) -> bool:
@@ -183,6 +194,9 @@ def read_tail(scope_dir: Path, cursor: object) -> Tail:
     offsets = pinned_offsets(shards, cursor) if isinstance(cursor, dict) else None
     moved = offsets is None
     offsets = offsets or {}
+    # the pins just verified, by shard: a shard with nothing new keeps its pin (the same bytes
+    # before the same offset), so only the shards read are pinned again
+    verified = {pin.split("|", 1)[0]: pin for pin in cursor} if offsets else {}
     lines: list[bytes] = []
     positions: list[tuple[str, int]] = []
     new_cursor = {}
@@ -200,8 +214,103 @@ def read_tail(scope_dir: Path, cursor: object) -> Tail:
                 at += len(line)
         else:
             complete = b""
-        new_cursor[shard_pin(path, start + len(complete), inode)] = start + len(complete)
-    return Tail(moved, lines, new_cursor, positions, [path for path, _, _ in shards.values()])
+        end = start + len(complete)
+        pin = verified.get(name) if not complete and name in offsets else None
+        new_cursor[pin or shard_pin(path, end, inode)] = end
+    return Tail(moved, lines, new_cursor, positions, [path for path, _, _ in shards.values()], shards)
+
+
+@dataclass(frozen=True)
+class Appended:
+    """One append this process made to a scope's log, as its writer knows it: the scope's files
+    (``Store.files_fingerprint``) under the scope's lock right before and right after it, the
+    shard the lines went to, where they start there, and the lines, each ending with LF."""
+
+    before: tuple
+    after: tuple
+    shard: str
+    offset: int
+    payload: bytes
+
+
+def appended_tail(scope_dir: Path, cursor: object, appends, fingerprint: tuple) -> Tail | None:
+    """What ``read_tail(scope_dir, cursor)`` returns while the scope's files are those of
+    ``fingerprint``, worked out from ``appends`` (this process's own appends, oldest first)
+    without listing, pinning or reading a shard; None when they do not tell (read it then).
+
+    They tell when the cursor stands exactly at the end of every shard as one append found them
+    (``before``: same shards, inodes and sizes, and the last shard's pin is that of its last
+    bytes, which the fingerprint holds), each later append found the files exactly as the one
+    before it left them, and the last one left them as ``fingerprint`` has them: then the tail
+    is those appends' lines, and the new cursor keeps the pins of the shards none of them
+    touched and pins the others at their ends (from the appended bytes)."""
+    if not appends or appends[-1].after != fingerprint or not isinstance(cursor, dict):
+        return None
+    held = _cursor_shards(cursor)
+    if held is None:
+        return None
+    start = next((at for at in range(len(appends) - 1, -1, -1) if _stands_at(held, appends[at].before)), None)
+    if start is None or any(later.before != earlier.after
+                            for earlier, later in zip(appends[start:], appends[start + 1:])):
+        return None
+    lines: list[bytes] = []
+    positions: list[tuple[str, int]] = []
+    ends: dict[str, tuple[int, bytes]] = {}
+    for appended in appends[start:]:
+        at = appended.offset
+        for line in appended.payload.splitlines(keepends=True):
+            lines.append(line[:-1])
+            positions.append((appended.shard, at))
+            at += len(line)
+        if len(appended.payload) < PIN_BYTES:
+            return None      # the pin needs bytes from before the append (never so: a line is longer)
+        ends[appended.shard] = (at, appended.payload[-PIN_BYTES:])
+    new_cursor, files, directory = {}, {}, Path(scope_dir)
+    for name, size, inode, _, _ in _shards_of(fingerprint):
+        if name in ends:
+            end, before = ends[name]
+            if end != size:
+                return None
+            new_cursor[_pin(name, inode, before)] = end
+        else:
+            known = held.get(name)
+            if known is None or known[0] != inode or known[1] != size:
+                return None
+            new_cursor[known[2]] = size
+        files[name] = (directory / name, size, inode)
+    return Tail(False, lines, new_cursor, positions, [path for path, _, _ in files.values()], files)
+
+
+def _shards_of(fingerprint: tuple) -> list[tuple]:
+    """The shard entries (name, size, inode, mtime_ns, last bytes) of a ``files_fingerprint``."""
+    return [entry for entry in fingerprint if entry[0] != AUDIT_FILE]
+
+
+def _cursor_shards(cursor: dict) -> dict | None:
+    """{shard name: (inode, offset, pin)} of a cursor (None: not one ``read_tail`` wrote)."""
+    held = {}
+    for pin, offset in cursor.items():
+        parts = pin.split("|") if isinstance(pin, str) else ()
+        if len(parts) != 3 or not parts[1].isdigit() or not isinstance(offset, int):
+            return None
+        held[parts[0]] = (int(parts[1]), offset, pin)
+    return held
+
+
+def _stands_at(held: dict, fingerprint: tuple) -> bool:
+    """Whether a cursor (``_cursor_shards``) stands at the end of every shard of ``fingerprint``."""
+    shards = _shards_of(fingerprint)
+    if len(shards) != len(held):
+        return False
+    for name, size, inode, _, _ in shards:
+        known = held.get(name)
+        if known is None or known[0] != inode or known[1] != size:
+            return False
+    if shards:
+        name, size, inode, _, last = shards[-1]
+        if len(last) != min(size, PIN_BYTES) or held[name][2] != _pin(name, inode, last):
+            return False
+    return True
 
 
 def same_files(scope_dir: Path, before: dict) -> bool:
@@ -381,12 +490,17 @@ def shard_for(scope_dir: Path, incoming: int, max_bytes: int) -> Path:
     return last
 
 
-def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> Path:
-    """Append revisions in one write, flushed and fsynced; never split across shards."""
+def append_group(scope_dir: Path, revisions: list[dict], max_bytes: int) -> tuple[Path, int, bytes]:
+    """Append revisions in one write, flushed and fsynced; never split across shards. Returns
+    (the shard, where the lines start in it, the lines)."""
     payload = b"".join(canonical_bytes(r) + b"\n" for r in revisions)
     path = shard_for(scope_dir, len(payload), max_bytes)
+    try:
+        offset = os.stat(path).st_size
+    except FileNotFoundError:
+        offset = 0
     _append(path, payload)
-    return path
+    return path, offset, payload
 
 
 # the strings a successor copies from the record it supersedes (lifecycle._new_record)

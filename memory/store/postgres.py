@@ -361,8 +361,9 @@ class PostgresStore:
         """What an audit row keeps of transaction ``tx`` (named there by digest), or None."""
         return erased_transaction(state, self._audit_keys.get(digest_of(scope), ()), tx)
 
-    def _adopt(self, scope: dict, state: ScopeState) -> None:
-        """Cache ``state`` as the fold of the scope up to what this thread's writer appended."""
+    def _adopt(self, scope: dict, state: ScopeState, before: tuple | None = None) -> None:
+        """Cache ``state`` as the fold of the scope up to what this thread's writer appended
+        (``before`` is the file store's: a reader here reads the rows appended since it read)."""
         writing = self._writing(scope)
         self._states[digest_of(scope)] = ((writing.seq, writing.audit), state)
         budget.held_state(self, digest_of(scope), state)
