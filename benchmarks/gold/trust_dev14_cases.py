@@ -184,6 +184,8 @@ STORES = [
          "T2: the March switch to days says nothing of January's shift but that it was not days"),
         ("Which shift did I work in February?", U, IE, [], ["tx-switch"], [], APR, APR,
          "T2 variant: a month without a year, before the switch"),
+        ("What shift was I working in January 2025?", U, IE, [], ["tx-switch"], [], APR, APR,
+         "T2 variant: a month with its year (an instant, not a period) before the switch"),
         ("What shift am I on now?", V, None, ["tx-switch"], [], [], APR, APR, "T2 twin: now, the day shift"),
     ]),
     ("sofia", SOFIA, [
@@ -197,6 +199,8 @@ STORES = [
     ("dmitri", DMITRI, [
         ("Where was I working in 2024?", U, IE, [], ["tx-started", "tx-sister-d"], [], None, MON,
          "T2 variant: 'I started at Nordbank', said in March 2025, does not say where I worked in 2024"),
+        ("Where did I work as a data analyst in 2024?", U, IE, [], ["tx-started", "tx-sister-d"], [], None, MON,
+         "T2 variant: 'I started as a data analyst', said in March 2025, holds from then"),
         ("What did I start as at Nordbank?", V, None, ["tx-started"], ["tx-sister-d"], [], None, MON,
          "T2 twin: no time asked"),
     ]),
