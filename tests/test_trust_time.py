@@ -165,6 +165,7 @@ def test_recurring_days_and_changes():
     assert temporal.recurring_days("Where do I go every Thursday?") == {"thursday"}
     assert temporal.recurring_days("Is Ahmed available on Friday morning?") == frozenset()   # one Friday
     assert temporal.recurring_days("What did I do last Sunday?") == frozenset()
+    assert temporal.recurring_days("When was the Turbocharged Tuesdays race?") == frozenset()   # a name
     assert temporal.states_change("I switched to the day shift on Monday.")
     assert temporal.states_change("I started as a data analyst at Nordbank.")
     assert not temporal.states_change("I switched from nights to the day shift.")   # states the value before

@@ -143,9 +143,9 @@ _PATTERNS = {
     "weekday": r"\b(?:(?i:on)\s+)?(?P<weekday>" + _WEEKDAY_NAMES + r")\b(?!s\b)",
     "this_weekend": r"(?i)\bthis\s+weekend\b",
     # a recurring time a question asks about: "on Sundays", "Sunday mornings", "every Thursday",
-    # "at weekends", "on weekends", "every weekend"
+    # "at weekends", "on weekends", "every weekend" (not a name: "the Turbocharged Tuesdays event")
     "recurring": r"(?i)\b(?:(?:every|most|all)\s+(?P<every>" + _WEEKDAY_NAMES + r")s?\b"
-                 r"|(?P<plural>" + _WEEKDAY_NAMES + r")s\b"
+                 r"|(?:on|at)\s+(?P<plural>" + _WEEKDAY_NAMES + r")s\b"
                  r"|(?P<parts>" + _WEEKDAY_NAMES + r")\s+(?:morning|afternoon|evening|night)s\b"
                  r"|(?:on|at|every|most)\s+(?P<weekend>weekends?)\b|(?P<weekends>weekends)\b)",
     # a record saying the user changed TO a value: it states that value from when it was told
