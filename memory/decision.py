@@ -298,6 +298,13 @@ def _told_days(record: dict) -> list[tuple[str, str]]:
             for first, last in stated_days(record["statement"], told)]
 
 
+def dated_by(record: dict, instant: str) -> bool:
+    """Whether a record dates what it tells at or before ``instant`` by its own words ("last
+    month", "in August", "on 12 April", resolved against when it was told; ``features.change_starts``)."""
+    named = question_period(record["statement"], _told_at(record))
+    return (named is not None and named[0] <= instant) or any(first <= instant for first, _ in _told_days(record))
+
+
 def _held_through(record: dict, period: tuple[str, str]) -> bool:
     valid = record["valid_time"]
     return valid["from"] <= period[1] and (valid["to"] is None or valid["to"] > period[0])

@@ -304,7 +304,9 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
     a period) is not supported by a record saying the user changed TO a value
     (``temporal.states_change``: "I switched to the day shift", "I started as a data analyst at
     Nordbank") told after that instant: it states the value only from then (the slot's earlier
-    link, when there is one, answers through ``follow_supersession``).
+    link, when there is one, answers through ``follow_supersession``). Unless the record dates the
+    change by then itself ("I started learning the violin last month", ``decision.dated_by``), or
+    the question asks about a change.
 
     ``features.period_activity``: a first-person question asking nothing but what happened in a
     period ("What did I do last weekend?", ``period``) is supported by the caller's own records
@@ -321,9 +323,11 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
     if retrieval.feature("change_starts"):
         instant, _ = decide_mod.question_instant(request.text, as_of, bool(period),
                                                  retrieval.feature("closing_before"), months)
-        if instant < as_of:
+        # a question asking about the change itself ("What has Tim started learning in August?") is not read
+        if instant < as_of and not temporal.states_change(request.text):
             for match in live:
-                if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]):
+                if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]) \
+                        and not decide_mod.dated_by(match.record, instant):
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
     if retrieval.feature("recurring_times"):
         days = temporal.recurring_days(request.text)
