@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .clock import add_days, format_instant, parse_instant
 from .policy import ForgettingPolicy
 from .retrieval.patterns import Lazy
+from .retrieval.temporal import month_phrases, named_months, stated_days, told_in_past
 from .retrieval.tokenize import tokenize
 from .store import CALLING_OFF
 
@@ -118,12 +119,14 @@ _PERIOD = Lazy(
     r"|(?:the\s+)?(?P<which>last|past|previous)\s+(?P<what>weekend|week|month|year|" + "|".join(_WEEKDAYS) + r"))\b")
 
 
-def question_period(question: str, as_of: str) -> tuple[str, str] | None:
+def question_period(question: str, as_of: str, months: bool = False) -> tuple[str, str] | None:
     """The period a question names back from ``as_of`` (when it is asked), as (first, last)
     instant: "yesterday" and "N days ago" a day, "last week" and "N weeks ago" a Monday-to-Sunday
     week, "last month" and "N months ago" a calendar month, "last year" a calendar year, "last
     weekend" a Saturday and Sunday, "the past week/month/year" the days up to ``as_of``; several
-    give the span of all. None when it names none (``features.question_periods``)."""
+    give the span of all. None when it names none (``features.question_periods``). ``months``
+    (``features.named_months``): a month without a year, "last January", "in February" asked in
+    April (``temporal.named_months``), is one too."""
     try:
         now = parse_instant(as_of)
     except ValueError:
@@ -131,6 +134,8 @@ def question_period(question: str, as_of: str) -> tuple[str, str] | None:
     today = now.date()
     spans = [_period(found, today) for found in _PERIOD.finditer(question)]
     spans = [span for span in spans if span is not None]
+    if months:
+        spans += named_months(question, today)
     if not spans:
         return None
     first, last = min(s for s, _ in spans), max(e for _, e in spans)
@@ -187,7 +192,8 @@ def _end_of(year: str, part: str | None) -> str:
 _CLOSING_BEFORE = Lazy(r"(?i)\bbefore\s*[?.!]*\s*$")
 
 
-def question_time(question: str, as_of: str, periods: bool = False, closing_before: bool = False) -> tuple[str, bool, str]:
+def question_time(question: str, as_of: str, periods: bool = False, closing_before: bool = False,
+                  months: bool = False) -> tuple[str, bool, str]:
     """When a question asks about, and what it asks once that is said: the end of the period it
     names ("in 2021", "in spring 2021", "in March 2021"), if before ``as_of``, else ``as_of``; whether
     it asks about the value before the one valid then ("used to", "previously", "my previous
@@ -197,16 +203,19 @@ def question_time(question: str, as_of: str, periods: bool = False, closing_befo
     (``features.question_periods``), a period named back from ``as_of`` ("last month", "two weeks
     ago": ``question_period``) ends the same way, and its words are no search words either.
     ``closing_before``: "before" closing the question ("What car did I have before?") asks about
-    the previous value too."""
+    the previous value too. ``months``: with ``periods``, a month without a year is such a period
+    (``question_period``)."""
     closing = closing_before and _CLOSING_BEFORE.search(question) is not None
     if closing:
         question = _CLOSING_BEFORE.sub("?", question)
     instant, ends = as_of, []
     if periods:
-        period = question_period(question, as_of)
+        period = question_period(question, as_of, months)
         if period is not None:
             ends.append(period[1])
             question = _PERIOD.sub(" ", question)
+            if months:
+                question = month_phrases(question)
     ends += [_end_of(m.group("year"), m.group("part")) for m in _YEAR.finditer(question)]
     ends += [_second_before(m) for m in _BEFORE_DATE.finditer(question)]
     if ends:
@@ -239,7 +248,7 @@ def period_applies(period: tuple[str, str] | None, starts: list[str]) -> bool:
 
 
 def said_in(record: dict, period: tuple[str, str], standing: bool = True, asked: frozenset[str] = frozenset(),
-            held: frozenset[str] | set[str] = frozenset()) -> bool:
+            held: frozenset[str] | set[str] = frozenset(), dated: bool = False) -> bool:
     """Whether a record may answer a question about ``period`` (``question_period``): a
     conversation turn when it was said then (its validity starts when it was said) or names a
     time then, back from when it was said ("I finally cleaned my sneakers last month", said on
@@ -247,16 +256,54 @@ def said_in(record: dict, period: tuple[str, str], standing: bool = True, asked:
     it held at some instant of it, or without ``standing`` when something of it happened in it
     (``_timed_in``) or it holds every term ``asked`` (the question without the words naming the
     period; ``held``: the record's terms) and held then: "I work at the library" answers "Where
-    did I work last month?", "I grow beans in my allotment" not "What did I sow there last week?"."""
+    did I work last month?", "I grow beans in my allotment" not "What did I sow there last week?".
+    ``dated`` (``features.dated_records``): the days a record states by the calendar, back from when
+    it was told (``_told_days``: "on Saturday" told on Monday, "this weekend" told on a Sunday, "On 12
+    April", "in 2019"), place it too; and a record other than a turn that states such days, or tells
+    an event in the past tense ("My biggest catch ever was a carp"), answers only for them, or for
+    when it was told: it is no standing fact holding through the period."""
     valid = record["valid_time"]
     if record["kind"] == "episode":
         if period[0] <= valid["from"] <= period[1]:
             return True
         named = question_period(record["statement"], valid["from"])
-        return named is not None and named[0] <= period[1] and named[1] >= period[0]
+        if named is not None and named[0] <= period[1] and named[1] >= period[0]:
+            return True
+        return dated and any(first <= period[1] and last >= period[0] for first, last in _told_days(record))
     if not standing:
+        chain = record["supersession"]
+        if dated and not (chain["supersedes"] or chain["superseded_by"]):
+            days = _told_days(record)
+            if days:
+                return any(first <= period[1] and last >= period[0] for first, last in days)
+            if told_in_past(record["statement"]):
+                told = _told_at(record)
+                return period[0] <= told <= period[1]
         return _timed_in(record, period) or (bool(asked) and asked <= held and _held_through(record, period))
     return valid["from"] <= period[1] and (valid["to"] is None or valid["to"] > period[0])
+
+
+def _told_at(record: dict) -> str:
+    """When a record was told: its source's observed_at, else the start of its validity."""
+    return (record.get("source") or {}).get("observed_at") or record["valid_time"]["from"]
+
+
+def _told_days(record: dict) -> list[tuple[str, str]]:
+    """``features.dated_records``: the days a record states by the calendar, as (first, last)
+    instants, resolved against when it was told (``temporal.stated_days``)."""
+    try:
+        told = parse_instant(_told_at(record)).date()
+    except ValueError:
+        return []
+    return [(f"{first.isoformat()}T00:00:00Z", f"{last.isoformat()}T23:59:59Z")
+            for first, last in stated_days(record["statement"], told)]
+
+
+def dated_by(record: dict, instant: str) -> bool:
+    """Whether a record dates what it tells at or before ``instant`` by its own words ("last
+    month", "in August", "on 12 April", resolved against when it was told; ``features.change_starts``)."""
+    named = question_period(record["statement"], _told_at(record))
+    return (named is not None and named[0] <= instant) or any(first <= instant for first, _ in _told_days(record))
 
 
 def _held_through(record: dict, period: tuple[str, str]) -> bool:
@@ -316,20 +363,20 @@ def _named_link(words: frozenset[str] | None, links: list[dict]) -> dict | None:
 
 
 def question_instant(question: str, as_of: str, periods: bool = False,
-                     closing_before: bool = False) -> tuple[str, bool]:
+                     closing_before: bool = False, months: bool = False) -> tuple[str, bool]:
     """``question_time`` without the rest of the question."""
-    instant, before, _ = question_time(question, as_of, periods, closing_before)
+    instant, before, _ = question_time(question, as_of, periods, closing_before, months)
     return instant, before
 
 
 def question_rest(question: str, as_of: str, records, *, periods: bool = False, closing_before: bool = False,
-                  named_values: bool = False) -> str:
+                  named_values: bool = False, months: bool = False) -> str:
     """The question without the words that say when (``question_time``), which set the instant a
     keyed record is judged at. ``named_values`` (``features.named_before``): "before Leeds" too,
     when Leeds names one link of a memory_key slot with a history (``_named_link``): the value the
     question dates by is not what it asks about, and "I support Leeds United" shares only that
     with "Where did I live before Leeds?". ``records``: every record of the scope (a view)."""
-    rest = question_time(question, as_of, periods, closing_before)[2]
+    rest = question_time(question, as_of, periods, closing_before, months)[2]
     named = _named_words(question) if named_values else None
     if named:
         keyed_slots = getattr(records, "keyed_slots", None)
@@ -361,7 +408,7 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                         periods: bool = False, closing_before: bool = False, past_values: bool = False,
                         named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
                         asked_things: frozenset[str] | None = None,
-                        holders: Callable[[str], list[str]] | None = None) -> list[Match]:
+                        holders: Callable[[str], list[str]] | None = None, months: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -382,7 +429,7 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     with ``asked_things`` (what the question is about, ``planner.thing_terms``): a record naming
     one link's value leads a question naming no thing to that slot (``_bridge_named_values``;
     ``holders``: the scope's index, term -> the ids holding it)."""
-    asked_instant, asked_before = question_instant(question, as_of, periods, closing_before)
+    asked_instant, asked_before = question_instant(question, as_of, periods, closing_before, months)
     named = _named_words(question)
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
         and asked_instant == as_of else None

@@ -94,6 +94,12 @@ ADDED_KEYS = {
         ("features", "later_values"): False,   # a turn naming the current value answered 'what did I use to ...'
         ("features", "period_needs_time"): False,   # a standing fact answered 'what did I ... last week?'
         ("features", "value_bridge"): False,   # 'What was I driving in 2022?' matched only a later turn naming the new car
+        ("features", "named_months"): False,   # 'last January', 'in February' (no year) were only search words
+        ("features", "dated_records"): False,   # a record's own dates ('on Saturday', 'in 2019') did not place it
+        ("features", "change_starts"): False,   # 'I switched to days' (March) answered 'what shift in January?'
+        ("features", "period_activity"): False,   # 'What did I do last weekend?' needed a record holding 'do'
+        ("features", "recurring_times"): False,   # 'on Sunday mornings' was answered by any record holding 'morning'
+        ("features", "then_links_first"): False,   # a standing fact was cited before the link valid then
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

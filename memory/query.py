@@ -16,6 +16,7 @@ from . import planner
 from .clock import option_instant
 from .errors import StoreError, UsageError
 from .indexing import built_from_current, open_dense, open_index
+from .retrieval import temporal
 from .retrieval.tokenize import tokenize
 from .store import CreatedAt, CurrentRecords, CurrentView, Sessions, Store, user_scope
 from .vocabulary import KINDS, PLANNERS
@@ -181,7 +182,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     matches, steps, terms, marks, read = [], [], [], [], []
     periods = retrieval.feature("question_periods")
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
-    period = decide_mod.question_period(request.text, as_of) if periods else None
+    months = periods and retrieval.feature("named_months")
+    period = decide_mod.question_period(request.text, as_of, months) if periods else None
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -210,7 +212,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
-        asked = _without_time(request.text, as_of, view.records, retrieval, framed) \
+        asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
             if retrieval.feature("follow_supersession") else request.text
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
@@ -240,9 +242,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
-                                                 asked=asked_terms, held=space.term_set(candidate.record_id)):
+                                                 asked=asked_terms, held=space.term_set(candidate.record_id),
+                                                 dated=retrieval.feature("dated_records")):
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
+        _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -252,7 +256,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    named_values=retrieval.feature("named_before"),
                                                    later_values=retrieval.feature("later_values"),
                                                    value_bridge=retrieval.feature("value_bridge"),
-                                                   asked_things=keyed_things, holders=space.index.holders)
+                                                   asked_things=keyed_things, holders=space.index.holders,
+                                                   months=months)
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -276,9 +281,77 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"))
+    if retrieval.feature("then_links_first") and verdict.knowledge_state == "VERIFIED_HISTORICAL":
+        verdict.evidence = then_order(verdict.evidence, now, retrieval.decision["min_coverage"])
     if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
         verdict.missing_conditions = _typed_missing(verdict, request.text, f"user:{request.user}")
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+# a question in the first person: the caller's own turns answer "What did I do last weekend?"
+_FIRST_PERSON = planner._Lazy(r"(?i)\b(?:i|me|my|we|us|our)\b")
+# what "what did I do / what happened / what was I up to" asks once the period's words are gone
+# (terms as ``tokenize`` gives them, written out: "do", "did", "up", "to" are no terms at all)
+_ACTIVITY_TERMS = frozenset({"done", "get", "got", "happen"})
+
+
+def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period, months: bool,
+              asked_terms: frozenset[str]) -> None:
+    """The tests of when a record holds against when the question asks, on the matches that
+    support it (session 8, "time"):
+
+    ``features.change_starts``: a question judged before ``as_of`` ("in January 2025", "in 2024",
+    a period) is not supported by a record saying the user changed TO a value
+    (``temporal.states_change``: "I switched to the day shift", "I started as a data analyst at
+    Nordbank") told after that instant: it states the value only from then (the slot's earlier
+    link, when there is one, answers through ``follow_supersession``). Unless the record dates the
+    change by then itself ("I started learning the violin last month", ``decision.dated_by``), or
+    the question asks about a change.
+
+    ``features.period_activity``: a first-person question asking nothing but what happened in a
+    period ("What did I do last weekend?", ``period``) is supported by the caller's own records
+    placed in it (``decision.said_in`` without the standing rule: said or dated then).
+
+    ``features.recurring_times``: a recurring time asked ("on Sunday mornings", "every Thursday",
+    "at weekends"; ``temporal.recurring_days``) must be stated by the record: "I switched to the
+    morning shift" does not say what I do on Sunday mornings."""
+    if retrieval.feature("period_activity"):
+        _activity_support(found, request, period, asked_terms)
+    live = [m for m in found if m.support]
+    if not live:
+        return
+    if retrieval.feature("change_starts"):
+        instant, _ = decide_mod.question_instant(request.text, as_of, bool(period),
+                                                 retrieval.feature("closing_before"), months)
+        # a question asking about the change itself ("What has Tim started learning in August?") is not read
+        if instant < as_of and not temporal.states_change(request.text):
+            for match in live:
+                if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]) \
+                        and not decide_mod.dated_by(match.record, instant):
+                    match.support, match.stated, match.swapped = 0.0, 0.0, None
+    if retrieval.feature("recurring_times"):
+        days = temporal.recurring_days(request.text)
+        if days:
+            for match in live:
+                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
+                    match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _activity_support(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
+    """``features.period_activity`` (``_times_of``): run on every match, as the question holds no
+    term a match must hold."""
+    if not period or not asked_terms <= _ACTIVITY_TERMS or not _FIRST_PERSON.search(request.text):
+        return
+    caller = request.user.strip().lower()
+    for match in found:
+        record = match.record
+        speaker = ((record.get("source") or {}).get("speaker") or "").strip().lower()
+        if speaker and speaker not in (caller, "user"):
+            continue
+        if decide_mod.said_in(record, period, standing=False, dated=True):
+            match.support = max(match.support or 0.0, 1.0)
+            match.stated = max(match.stated or 0.0, 1.0) if match.stated is not None else None
+            match.anchored = True
 
 
 def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True) -> list:
@@ -309,6 +382,20 @@ _VALUE_WORDS = {"distance": "a distance (the question asks how far)",
                 "clock": "a time of day (the question asks what time)"}
 
 
+def then_order(evidence: list, now: str, min_coverage: float) -> list:
+    """``features.then_links_first``: a VERIFIED_HISTORICAL answer cites first the links that held
+    then and have been replaced or have ended since (their validity closed by ``now``), each part
+    in its order: "Where did I live in 2021?" cites "We live in a rented flat in Boavista" (the home
+    slot's link then) before "I live in Porto", true throughout, which is context at most."""
+    def place(item: tuple[int, decide_mod.Match]) -> tuple:
+        at, match = item
+        record = match.record
+        ended = record["kind"] != "episode" and record["valid_time"]["to"] is not None \
+            and record["valid_time"]["to"] <= now
+        return (0 if ended and match.sufficient(min_coverage) else 1, at)
+    return [match for _, match in sorted(enumerate(evidence), key=place)]
+
+
 def _typed_missing(verdict: decide_mod.Decision, question: str, scope_label: str) -> list[str]:
     """``features.typed_answers``: an insufficient_evidence UNKNOWN to a question asking a kind of
     value (``planner.CONFIDENT_VALUES``) that no eligible record matching it states names that kind
@@ -330,10 +417,10 @@ def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bo
     return held
 
 
-def _without_time(question: str, as_of: str, records, retrieval, periods: bool = False) -> str:
+def _without_time(question: str, as_of: str, records, retrieval, periods: bool = False, months: bool = False) -> str:
     rest = decide_mod.question_rest(question, as_of, records, periods=periods,
                                     closing_before=retrieval.feature("closing_before"),
-                                    named_values=retrieval.feature("named_before"))
+                                    named_values=retrieval.feature("named_before"), months=months)
     return rest if rest.strip(" ?!.") else question
 
 
