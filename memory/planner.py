@@ -1097,6 +1097,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
     typed = asked_value(question) if features("typed_answers") else None
     typed = typed if typed in CONFIDENT_VALUES else None
+    units = features("value_units")
+    attribute = asked_attribute(question) if features("asked_attributes") else None
+    attribute_of = attribute_things(question, caller, forms) if attribute else frozenset()
+    if attribute and _ATTRIBUTE_TERMS[attribute]:   # only a record stating the attribute is measured
+        share_of_attribute = share
+        share = lambda held: share_of_attribute(held | _ATTRIBUTE_TERMS[attribute])  # noqa: E731
     if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
         share_of_typed = share
         share = lambda held: share_of_typed(held | _FORM_WORDS[typed])  # noqa: E731
@@ -1141,6 +1147,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     asked_folded = frozenset(_folded(t) for t in asked) | linked
     things, quantity = _asked_predicate(question, forms) if features("predicate_required") else (frozenset(), False)
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
+    if owned and attribute:   # "my time in the Bath half" asks an attribute of mine, no thing I own
+        owned = owned - _ATTRIBUTE_TERMS[attribute]
     said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
         (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
@@ -1151,8 +1159,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     replies = sentences and features("reply_answers")
 
     def measure(record_id: str) -> float:
-        if typed and not states_value(typed, space.records[record_id]["statement"]):
+        if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
             return 0.0   # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
+        if attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms):
+            return 0.0   # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
         if required or speakers:
@@ -1421,6 +1431,118 @@ def states_value(kind: str, statement: str) -> bool:
         text = _YEAR_ONLY.sub(" ", text)
     stated = _STATED_VALUES.get(kind)
     return True if stated is None else bool(stated.search(text))
+
+
+# ``value_units``: a distance counted in the lengths or laps of a pool or a track ("I swim 40 lengths")
+_COUNTED_DISTANCE = _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:lengths|laps|lap|length|circuits|rounds|loops)\b")
+
+
+def states_value_read(kind: str, statement: str, units: bool) -> bool:
+    """``states_value``, and with ``units`` (``value_units``) a distance counted in lengths or laps."""
+    if states_value(kind, statement):
+        return True
+    return units and kind == "distance" and bool(_COUNTED_DISTANCE.search(statement.replace("\u2019", "'")))
+
+
+# ``asked_attributes``: a question asking an ATTRIBUTE of a THING — its colour ("What colour is my
+# van?"), its price (a "how much" question: "How much did I pay for the Transit?"), when it is, as a
+# schedule ("When is the quiz night?", "When does the rowing club train?": present or future, which
+# the record's own date does not say), someone's time in a race ("What was Marek's time in the half
+# marathon?") — is answered only by a record about the thing (holding a term of it, or keyed by one)
+# that states the attribute beyond the thing's own words: the attribute's word, or a value of its type
+# (a colour of the lexicon, an amount that is no year nor a distance, a date, day, time of day or
+# routine, a duration or a clock time). "I own a 2017 Ford Transit van" names the van and states no
+# colour and no price; "I'm going to the quiz night with Ada" states no date ("night" is the thing's).
+_ASKED_ATTRIBUTES = (
+    ("colour", _Lazy(r"(?i)^\W*(?:what|which)\s+colou?rs?\b|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+"
+                     r"colou?rs?\s+of\b")),
+    ("schedule", _Lazy(r"(?i)^\W*when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)\b")),
+    ("race_time", _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+were)\s+(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
+                        r"\s+(?:finishing\s+|final\s+|best\s+|race\s+)?time\s+(?:in|at|for|on)\b")),
+)
+# (an amount by its value only: "costs too much" states none)
+_ATTRIBUTE_WORDS = {"colour": _Lazy(r"(?i)\bcolou?rs?\b")}
+# the terms of the attribute's word, which a record stating a value of it holds ("I ran the Bath half
+# in 1:58" holds the "time" of "What was my time in the Bath half?"), written out as ``tokenize`` gives them
+_ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race_time": "time"}
+_ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
+                    "race_time": frozenset(("time",)), "schedule": frozenset()}
+# a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
+# or by a bare hour after a preposition ("at 8", "by 10.30")
+_ROUTINE_TIME = _Lazy(r"(?i)\b(?:after|before|until|till|during)\s+[^\W\d_]|\b(?:at|by|from|around|about)\s+"
+                      r"(?:about\s+|around\s+)?\d{1,2}(?:[.:]\d\d)?\b(?![.,]?\d|\s*(?:%|percent|km|kms|miles?|"
+                      r"metres?|meters?|kg|kilos?|years?|euros?|pounds?|dollars?))")
+# a second question joined to the first ("When is Sofia starting, and who is her buddy?"): no one attribute
+_SECOND_QUESTION = _Lazy(r"(?i)(?:,|\band\b|\bor\b)\s*(?:and\s+)?(?:who|whom|what|where|when|which|how|why)\b")
+_RACE_TIME = _Lazy(r"(?i)\b\d{1,2}(?::\d\d){1,2}\b|\b\d+\s*h\s*\d+|\b" + _COUNT +
+                   r"[\s-]*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b")
+# a number that is no amount: a year ("a 2017 Ford"), a distance or a duration ("450 km on a charge")
+_NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|"
+                     r"bucks))|\b\d[\d.,]*[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|feet|"
+                     r"ft|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|lengths?|laps?)\b")
+
+
+def asked_attribute(question: str) -> str | None:
+    """``asked_attributes``: the attribute a question asks of a thing ("What colour is my van?":
+    colour; "How much did I pay for the Transit?": amount; "When is the quiz night?": schedule;
+    "What was Marek's time in the half marathon?": race_time), None when it asks none of them."""
+    text = question.replace("\u2019", "'")
+    if _SECOND_QUESTION.search(text):
+        return None
+    for kind, asks in _ASKED_ATTRIBUTES:
+        if asks.match(text):
+            return kind
+    return "amount" if asked_value(text) == "amount" else None
+
+
+def states_attribute(kind: str, statement: str, question: str = "") -> bool:
+    """Whether a statement states the attribute ``kind`` (``asked_attribute``) beyond the question's
+    own words: its word ("The van's colour ..."), or a value of its type — a colour of the lexicon in
+    a clause negating nothing ("a green Dawes"), an amount that is no year nor distance ("800
+    pounds"), a date, day, time of day or routine ("on 12 December", "after work"), a race time
+    ("in 48 minutes", "1:58")."""
+    text = statement.replace("\u2019", "'")
+    words = _ATTRIBUTE_WORDS.get(kind)
+    if words is not None and words.search(text):
+        return True
+    own = frozenset(tokenize(question))
+    if own:   # "the quiz night" states no time of day: the thing's own words say nothing of it
+        text = " ".join(word for word in text.split() if set(tokenize(word)).isdisjoint(own))
+    if kind == "colour":
+        colour = lexicon.categories().get("colour")
+        stated = lexicon.positive_terms(text)
+        return colour is not None and any(member <= stated for member in colour.members)
+    if kind == "amount":
+        return states_value("amount", _NOT_AMOUNTS.sub(" ", text))
+    if kind == "schedule":
+        return (states_value("date", text) or states_value("clock", text) or states_value("frequency", text)
+                or bool(_ROUTINE_TIME.search(text)))
+    if kind == "race_time":
+        return bool(_RACE_TIME.search(text))
+    return True
+
+
+def attribute_things(question: str, caller: str = "", forms: bool = True) -> frozenset[str]:
+    """``asked_attributes``: the terms of the thing whose attribute a question asks (its key nouns
+    and names: "my van", "the Transit", "Marek", "the half marathon"), none when it names none."""
+    terms = [*key_terms(question, caller), *name_terms(question)]
+    return frozenset(base_term(t) if forms else t for t in terms)
+
+
+def answers_attribute(space: SearchSpace, record_id: str, kind: str, things: frozenset[str], question: str,
+                      forms: bool) -> bool:
+    """``asked_attributes``: whether a record is about the thing asked (holds a term of it, or is
+    keyed by one) and states the attribute asked (``states_attribute``)."""
+    record = space.records[record_id]
+    if record["kind"] == "negative":   # "Ben does not own a car" bounds every attribute of the car
+        return True
+    if things:
+        held = space.term_set(record_id) | frozenset(tokenize((record.get("memory_key") or "").replace(".", " ")
+                                                              .replace("_", " ")))
+        held = _with_bases(held) if forms else held
+        if held.isdisjoint(things):
+            return False
+    return states_attribute(kind, record["statement"], question)
 
 
 # ``typed_evidence_order``: the verb a question asks who did ("Who proposed the book?": proposed), or
