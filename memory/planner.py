@@ -1099,10 +1099,14 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     typed = typed if typed in CONFIDENT_VALUES else None
     units = features("value_units")
     attribute = asked_attribute(question) if features("asked_attributes") else None
-    attribute_of = attribute_things(question, caller, forms) if attribute else frozenset()
-    if attribute and _ATTRIBUTE_TERMS[attribute]:   # only a record stating the attribute is measured
-        share_of_attribute = share
-        share = lambda held: share_of_attribute(held | _ATTRIBUTE_TERMS[attribute])  # noqa: E731
+    # the thing must be held where a value stands for the attribute's word ("green" holds "colour", by
+    # the lexicon; "800 pounds" a price): else the value alone, of anything, would carry the answer. A
+    # place or a date is about the thing by coverage and the subject tests ("You work nights at the
+    # hospital" said to Felipe, "going to Crete" for the June trip)
+    attribute_of = attribute_things(question, caller, forms) if attribute and _ATTRIBUTE_TERMS[attribute] \
+        else frozenset()
+    if attribute and _ATTRIBUTE_TERMS[attribute]:
+        share = _attribute_share(share, weights, _ATTRIBUTE_TERMS[attribute], forms)
     if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
         share_of_typed = share
         share = lambda held: share_of_typed(held | _FORM_WORDS[typed])  # noqa: E731
@@ -1457,6 +1461,7 @@ _ASKED_ATTRIBUTES = (
     ("colour", _Lazy(r"(?i)^\W*(?:what|which)\s+colou?rs?\b|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+"
                      r"colou?rs?\s+of\b")),
     ("schedule", _Lazy(r"(?i)^\W*when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)\b")),
+    ("place", _Lazy(r"(?i)^\W*where\b")),
     ("race_time", _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+were)\s+(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
                         r"\s+(?:finishing\s+|final\s+|best\s+|race\s+)?time\s+(?:in|at|for|on)\b")),
 )
@@ -1466,7 +1471,7 @@ _ATTRIBUTE_WORDS = {"colour": _Lazy(r"(?i)\bcolou?rs?\b")}
 # in 1:58" holds the "time" of "What was my time in the Bath half?"), written out as ``tokenize`` gives them
 _ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race_time": "time"}
 _ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
-                    "race_time": frozenset(("time",)), "schedule": frozenset()}
+                    "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset()}
 # a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
 # or by a bare hour after a preposition ("at 8", "by 10.30")
 _ROUTINE_TIME = _Lazy(r"(?i)\b(?:after|before|until|till|during)\s+[^\W\d_]|\b(?:at|by|from|around|about)\s+"
@@ -1478,8 +1483,34 @@ _RACE_TIME = _Lazy(r"(?i)\b\d{1,2}(?::\d\d){1,2}\b|\b\d+\s*h\s*\d+|\b" + _COUNT 
                    r"[\s-]*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b")
 # a number that is no amount: a year ("a 2017 Ford"), a distance or a duration ("450 km on a charge")
 _NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|"
-                     r"bucks))|\b\d[\d.,]*[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|feet|"
-                     r"ft|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|lengths?|laps?)\b")
+                     r"bucks))|\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+                     r"feet|ft|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|lengths?|laps?)\b")
+
+
+# a place adverb that names no place ("I left my coat somewhere"), and what stays of a phrase whose
+# words a question holds: its determiner and preposition ("at the farmers' market" for "Where is the
+# farmers' market?" says where I buy eggs, not where the market is)
+_NO_PLACE = _Lazy(r"(?i)^(?:(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
+                  r"opposite|between|under|above|next|close)\b).)*\b(?:somewhere|anywhere|everywhere|elsewhere)\b"
+                  r"(?:(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
+                  r"opposite|between|under|above|next|close)\b).)*$")
+_LEADING_WORDS = frozenset("the a an my our your his her their this that these those in at on near from to into onto by "
+                           "with behind beside outside inside across around along opposite between off under above "
+                           "of for".split())
+
+
+def _without_asked_words(statement: str, question: str) -> str:
+    """``statement`` without the question's own words, nor the determiners and prepositions that led
+    only to them: what it says beyond the thing asked about."""
+    own = frozenset(tokenize(question))
+    if not own:
+        return statement
+    words = statement.split()
+    dropped = [not set(tokenize(word)).isdisjoint(own) for word in words]
+    for at in range(len(words) - 2, -1, -1):
+        if not dropped[at] and dropped[at + 1] and words[at].lower().strip(",;:") in _LEADING_WORDS:
+            dropped[at] = True
+    return " ".join(word for word, out in zip(words, dropped) if not out)
 
 
 def asked_attribute(question: str) -> str | None:
@@ -1505,9 +1536,9 @@ def states_attribute(kind: str, statement: str, question: str = "") -> bool:
     words = _ATTRIBUTE_WORDS.get(kind)
     if words is not None and words.search(text):
         return True
-    own = frozenset(tokenize(question))
-    if own:   # "the quiz night" states no time of day: the thing's own words say nothing of it
-        text = " ".join(word for word in text.split() if set(tokenize(word)).isdisjoint(own))
+    text = _without_asked_words(text, question)   # "the quiz night" states no time of day
+    if kind == "place":
+        return not _NO_PLACE.search(text) and states_place(_NOT_PLACES.sub(" ", text))
     if kind == "colour":
         colour = lexicon.categories().get("colour")
         stated = lexicon.positive_terms(text)
@@ -1527,6 +1558,20 @@ def attribute_things(question: str, caller: str = "", forms: bool = True) -> fro
     and names: "my van", "the Transit", "Marek", "the half marathon"), none when it names none."""
     terms = [*key_terms(question, caller), *name_terms(question)]
     return frozenset(base_term(t) if forms else t for t in terms)
+
+
+def _attribute_share(share: Callable, weights: dict[str, float], words: frozenset[str],
+                     forms: bool) -> Callable[[frozenset[str]], float]:
+    """``share``, with the attribute's word held by a record that holds some other term of the
+    question (only a record stating the attribute is measured: ``answers_attribute``): "I ran the
+    Bath half in 1:58" holds the "time" of "What was my time in the Bath half?", and "My bike is a
+    green Dawes" holds no "colour" for "What colour is my van?", sharing nothing else with it."""
+    rest = frozenset(weights) - words
+
+    def attributed(held: frozenset[str]) -> float:
+        terms = _with_bases(held) if forms else held
+        return share(held | words) if not rest.isdisjoint(terms) else share(held)
+    return attributed
 
 
 def answers_attribute(space: SearchSpace, record_id: str, kind: str, things: frozenset[str], question: str,
