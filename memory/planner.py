@@ -1103,8 +1103,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     # the lexicon; "800 pounds" a price): else the value alone, of anything, would carry the answer. A
     # place or a date is about the thing by coverage and the subject tests ("You work nights at the
     # hospital" said to Felipe, "going to Crete" for the June trip)
-    attribute_of = attribute_things(question, caller, forms) if attribute and _ATTRIBUTE_TERMS[attribute] \
-        else frozenset()
+    attribute_of = asked_attribute_things(question, caller, forms) if attribute else frozenset()
     if attribute and _ATTRIBUTE_TERMS[attribute]:
         share = _attribute_share(share, weights, _ATTRIBUTE_TERMS[attribute], forms)
     if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
@@ -1578,16 +1577,29 @@ def answers_attribute(space: SearchSpace, record_id: str, kind: str, things: fro
                       forms: bool) -> bool:
     """``asked_attributes``: whether a record is about the thing asked (holds a term of it, or is
     keyed by one) and states the attribute asked (``states_attribute``)."""
-    record = space.records[record_id]
+    return record_answers_attribute(space.records[record_id], kind, things, question, forms,
+                                    space.term_set(record_id))
+
+
+def record_answers_attribute(record: dict, kind: str, things: frozenset[str], question: str, forms: bool,
+                             held: frozenset[str] | None = None) -> bool:
+    """``answers_attribute`` of a record itself (``held``: its terms, when known)."""
     if record["kind"] == "negative":   # "Ben does not own a car" bounds every attribute of the car
         return True
     if things:
-        held = space.term_set(record_id) | frozenset(tokenize((record.get("memory_key") or "").replace(".", " ")
-                                                              .replace("_", " ")))
+        held = frozenset(tokenize(record["statement"])) if held is None else held
+        held = held | frozenset(tokenize((record.get("memory_key") or "").replace(".", " ").replace("_", " ")))
         held = _with_bases(held) if forms else held
         if held.isdisjoint(things):
             return False
     return states_attribute(kind, record["statement"], question)
+
+
+def asked_attribute_things(question: str, caller: str = "", forms: bool = True) -> frozenset[str]:
+    """The thing terms a record must hold to answer the attribute a question asks (none for a place
+    or a date, which coverage and the subject tests tie to the thing)."""
+    kind = asked_attribute(question)
+    return attribute_things(question, caller, forms) if kind and _ATTRIBUTE_TERMS[kind] else frozenset()
 
 
 # ``typed_evidence_order``: the verb a question asks who did ("Who proposed the book?": proposed), or

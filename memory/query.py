@@ -278,6 +278,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                        forms=retrieval.feature("irregular_forms"))
     if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
         verdict.missing_conditions = _typed_missing(verdict, request.text, f"user:{request.user}")
+    if retrieval.feature("asked_attributes") and verdict.reason_code == "insufficient_evidence":
+        verdict.missing_conditions = _attribute_missing(verdict, request.text, request.user,
+                                                        retrieval.feature("irregular_forms"))
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
@@ -319,6 +322,32 @@ def _typed_missing(verdict: decide_mod.Decision, question: str, scope_label: str
             m.coverage > 0 and planner.states_value(kind, m.record["statement"]) for m in verdict.eligible):
         return verdict.missing_conditions
     return [f"an active record in scope {scope_label} that states {_VALUE_WORDS[kind]}"] + verdict.missing_conditions
+
+
+# what an UNKNOWN names as missing when no record states the attribute a question asks of a thing
+_ATTRIBUTE_WORDS = {"colour": "a colour (the question asks what colour)",
+                    "amount": "an amount (the question asks how much)",
+                    "schedule": "a date, a day or a time (the question asks when)",
+                    "place": "a place (the question asks where)",
+                    "race_time": "a time taken (the question asks someone's time)"}
+
+
+def _attribute_missing(verdict: decide_mod.Decision, question: str, user: str, forms: bool) -> list[str]:
+    """``features.asked_attributes``: an insufficient_evidence UNKNOWN to a question asking an
+    attribute of a thing (``planner.asked_attribute``) that no eligible record matching it states
+    names the attribute first: "What colour is my van?" with only "I own a 2017 Ford Transit van."
+    misses a colour, not the word "colour" (said once: ``_typed_missing`` may have named it)."""
+    kind = planner.asked_attribute(question)
+    if kind is None:
+        return verdict.missing_conditions
+    things = planner.asked_attribute_things(question, user, forms)
+    if any(m.coverage > 0 and planner.record_answers_attribute(m.record, kind, things, question, forms)
+           for m in verdict.eligible):
+        return verdict.missing_conditions
+    wanted = f"an active record in scope user:{user} that states {_ATTRIBUTE_WORDS[kind]}"
+    if wanted in verdict.missing_conditions:
+        return verdict.missing_conditions
+    return [wanted] + verdict.missing_conditions
 
 
 def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bool]:
