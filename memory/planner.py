@@ -1459,7 +1459,8 @@ def states_value_read(kind: str, statement: str, units: bool) -> bool:
 _ASKED_ATTRIBUTES = (
     ("colour", _Lazy(r"(?i)^\W*(?:what|which)\s+colou?rs?\b|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+"
                      r"colou?rs?\s+of\b")),
-    ("schedule", _Lazy(r"(?i)^\W*when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)\b")),
+    ("schedule", _Lazy(r"(?i)^\W*(?:when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)|(?:on\s+|in\s+)?what\s+(?:day|date|"
+                       r"year|month)\s+(?:is|are|was|were|does|do|will))\b")),
     ("place", _Lazy(r"(?i)^\W*where\b")),
     ("race_time", _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+were)\s+(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
                         r"\s+(?:finishing\s+|final\s+|best\s+|race\s+)?time\s+(?:in|at|for|on)\b")),
@@ -1628,7 +1629,19 @@ def asked_verb(question: str) -> str | None:
     return terms[0] if len(terms) == 1 else None
 
 
-def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | None:
+def _head_held(head: str, statement: str, key: str) -> bool:
+    """``head_members``: whether a record holds the head noun of "what/which X" by a member of its
+    lexicon category ("a Toyota Prius" is a car) or by its key ("user.work_car")."""
+    if head in tokenize(key.replace(".", " ").replace("_", " ")):
+        return True
+    category = lexicon.categories().get(head)
+    if category is None:
+        return False
+    stated = lexicon.positive_terms(statement)
+    return any(member <= stated for member in category.members)
+
+
+def answers_asked(question: str, forms: bool = True, members: bool = False) -> Callable[..., bool] | None:
     """``typed_evidence_order``: statement -> whether it answers what the question asks, as its form
     reads: it states a value of the kind asked (``asked_value``), holds the kind of thing named after
     a leading what/which (``answer_type``: "What car do I drive now?" / "My car is a …") and the verb
@@ -1637,20 +1650,23 @@ def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | 
     kind = asked_value(question)
     head = answer_type(question) if kind is None else None   # "what time": the kind says
     verb = asked_verb(question)
+    word = head   # the head's own term, as the lexicon and keys hold it
     if forms:
         head = base_term(head) if head else head
         verb = base_term(verb) if verb else verb
     if kind is None and head is None and verb is None:
         return None
 
-    def answers(statement: str) -> bool:
+    def answers(statement: str, key: str = "") -> bool:
+        """``key``: the record's memory_key, read with ``members`` (``head_members``)."""
         if kind is not None and not states_value(kind, statement):
             return False
         if head is None and verb is None:
             return True
         held = frozenset(tokenize(statement))
         held = _with_bases(held) if forms else held
-        return (head is None or head in held) and (verb is None or verb in held)
+        has_head = head is None or head in held or (members and _head_held(word, statement, key))
+        return has_head and (verb is None or verb in held)
     return answers
 
 

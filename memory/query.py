@@ -275,7 +275,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
-                                       forms=retrieval.feature("irregular_forms"))
+                                       forms=retrieval.feature("irregular_forms"),
+                                       members=retrieval.feature("head_members"))
     if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
         verdict.missing_conditions = _typed_missing(verdict, request.text, f"user:{request.user}")
     if retrieval.feature("asked_attributes") and verdict.reason_code == "insufficient_evidence":
@@ -284,21 +285,25 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
-def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True) -> list:
+def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,
+                members: bool = False) -> list:
     """``features.typed_evidence_order``: the evidence of an answer, first the records that answer
     what the question asks as its form reads it (``planner.answers_asked``: "How far do I walk each
     day?" / "… about 5 km every day", not "Fewer bruises so far"), among them a current keyed fact
     before a conversation turn that mentions the same ("What car do I drive now?": "My car is a
     Renault Zoe" before "I'll drive you to the clinic, the Zoe has room"), each part in rank order.
-    Only records sufficient alone are moved up; a question whose form reads nothing keeps the rank
+    With ``members`` (``features.head_members``) the head noun is held by a member of its lexicon
+    category or by the record's key ("These days it's a Toyota Prius", keyed user.work_car, before "I
+    drive a taxi for work"). Only records sufficient alone are moved up; a question whose form reads nothing keeps the rank
     order. Only the answer's citations move: the ranking a retrieval caller gets is the planner's."""
-    answers = planner.answers_asked(question, forms)
+    answers = planner.answers_asked(question, forms, members)
     if answers is None:
         return evidence
 
     def place(item: tuple[int, decide_mod.Match]) -> tuple:
         at, match = item
-        if not match.sufficient(min_coverage) or not answers(match.record["statement"]):
+        if not match.sufficient(min_coverage) or not answers(match.record["statement"],
+                                                             match.record.get("memory_key") or ""):
             return (1, 1, at)
         keyed = match.record["kind"] != "episode" and bool(match.record["memory_key"])
         return (0, 0 if keyed else 1, at)

@@ -109,7 +109,7 @@ def test_an_attribute_no_record_states_is_unknown_and_named_missing(petra, quest
     assert what in answer["missing_conditions"][0]
     switch(petra, "asked_attributes", False)
     answer = ask(petra, question)
-    assert answer["knowledge_state"] == "VERIFIED" and first(answer) == sharing
+    assert answer["knowledge_state"] == "VERIFIED" and sharing in [e["statement"] for e in answer["evidence"]]
 
 
 def test_an_amount_about_something_else_does_not_price_the_thing(petra):
@@ -151,3 +151,27 @@ def test_laps_answer_how_far(petra):
     assert answer["knowledge_state"] == "VERIFIED" and first(answer) == "I walk 30 laps of the park track on Sundays."
     switch(petra, "value_units", False)
     assert ask(petra, "How far do I walk on Sundays?")["knowledge_state"] == "UNKNOWN"
+
+
+def test_a_year_or_a_day_asked_of_a_thing_must_be_stated(store):
+    add(store, "I drive a Ford Transit van.", "user.van", "tx-van", user="bea")
+    add(store, "Recycling goes out on alternate Mondays.", None, "tx-recycle", user="bea")
+    assert planner.asked_attribute("What year is my van?") == "schedule"
+    assert planner.asked_attribute("What year did I move to Lyon?") is None   # when it was said answers
+    assert ask(store, "What year is my van?", user="bea")["knowledge_state"] == "UNKNOWN"
+    assert first(ask(store, "What day does the recycling go out?", user="bea")) == \
+        "Recycling goes out on alternate Mondays."
+    switch(store, "asked_attributes", False)
+    assert first(ask(store, "What year is my van?", user="bea")) == "I drive a Ford Transit van."
+
+
+# -- head_members: the head noun of "what X" held by a member of its category, or by the record's key -------
+
+def test_the_record_naming_a_member_of_the_head_noun_is_cited_first(store):
+    add(store, "I drive a taxi for work, mostly nights.", "user.job", "tx-taxi", user="arlo")
+    add(store, "These days it's a Toyota Prius.", "user.work_car", "tx-prius", user="arlo")
+    answer = ask(store, "What car do I drive for work now?", user="arlo")
+    assert answer["knowledge_state"] == "VERIFIED" and first(answer) == "These days it's a Toyota Prius."
+    switch(store, "head_members", False)
+    assert first(ask(store, "What car do I drive for work now?", user="arlo")) == \
+        "I drive a taxi for work, mostly nights."

@@ -166,6 +166,23 @@ STORES = [
         ("What was Priya's time in the marathon?", V, ["as-priya"], [], [],
          "twin: 'just under four hours' states the time"),
     ]),
+    # added after the second round of code: the head noun held by a member of its category or by the key
+    # ("a Toyota Prius" is a car), a year or a day asked of a thing
+    ("arlo", [fact("as-taxi", "arlo", "I drive a taxi for work, mostly nights.", 1, "user.job"),
+              fact("as-prius", "arlo", "These days it's a Toyota Prius.", 2, "user.work_car")], [
+        ("What car do I drive for work now?", V, ["as-prius"], [], ["as-taxi"],
+         "the keyed fact naming a car of the lexicon comes before the job record that says 'I drive a taxi'"),
+    ]),
+    ("bea", [fact("as-tvan", "bea", "I drive a Ford Transit van.", 1, "user.van"),
+             fact("as-kbike", "bea", "My bike is from 2019.", 1, "user.bike"),
+             fact("as-bins", "bea", "The bins get collected by the council.", 1),
+             fact("as-recycle", "bea", "Recycling goes out on alternate Mondays.", 1)], [
+        ("What year is my van?", U, [], ["as-tvan"], [], "the van's record states no year"),
+        ("What year is my bike?", V, ["as-kbike"], [], [], "twin: 'from 2019' states the year"),
+        ("What day are the bins collected?", U, [], ["as-bins"], [], "who collects the bins states no day"),
+        ("What day does the recycling go out?", V, ["as-recycle"], [], [],
+         "twin: 'on alternate Mondays' states the day"),
+    ]),
 ]
 
 
