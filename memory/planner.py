@@ -1490,13 +1490,13 @@ _NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur
 # a place adverb that names no place ("I left my coat somewhere"), and what stays of a phrase whose
 # words a question holds: its determiner and preposition ("at the farmers' market" for "Where is the
 # farmers' market?" says where I buy eggs, not where the market is)
-_NO_PLACE = _Lazy(r"(?i)^(?:(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
-                  r"opposite|between|under|above|next|close)\b).)*\b(?:somewhere|anywhere|everywhere|elsewhere)\b"
-                  r"(?:(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
-                  r"opposite|between|under|above|next|close)\b).)*$")
-_LEADING_WORDS = frozenset("the a an my our your his her their this that these those in at on near from to into onto by "
-                           "with behind beside outside inside across around along opposite between off under above "
-                           "of for".split())
+_PLACE_WORD = (r"(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
+               r"opposite|between|under|above|next|close)\b)")
+_NO_PLACE = _Lazy(r"(?i)^(?:" + _PLACE_WORD + r".)*\b(?:somewhere|anywhere|everywhere|elsewhere)\b(?:"
+                  + _PLACE_WORD + r".)*$")
+_LEADING_WORDS = frozenset("the a an my our your his her their this that these those in at on near from to into "
+                           "onto by with behind beside outside inside across around along opposite between off "
+                           "under above of for".split())
 
 
 def _without_asked_words(statement: str, question: str) -> str:

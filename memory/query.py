@@ -294,8 +294,9 @@ def typed_order(evidence: list, question: str, min_coverage: float, forms: bool 
     Renault Zoe" before "I'll drive you to the clinic, the Zoe has room"), each part in rank order.
     With ``members`` (``features.head_members``) the head noun is held by a member of its lexicon
     category or by the record's key ("These days it's a Toyota Prius", keyed user.work_car, before "I
-    drive a taxi for work"). Only records sufficient alone are moved up; a question whose form reads nothing keeps the rank
-    order. Only the answer's citations move: the ranking a retrieval caller gets is the planner's."""
+    drive a taxi for work"). Only records sufficient alone are moved up; a question whose form reads
+    nothing keeps the rank order. Only the answer's citations move: the ranking a retrieval caller
+    gets is the planner's."""
     answers = planner.answers_asked(question, forms, members)
     if answers is None:
         return evidence
