@@ -1473,14 +1473,36 @@ _ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race
 _ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
                     "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset()}
 # a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
+# by a season or a holiday ("in spring", "at Christmas"), by how long from now ("in two weeks", "soon"),
 # or by a bare hour after a preposition ("at 8", "by 10.30")
-_ROUTINE_TIME = _Lazy(r"(?i)\b(?:after|before|until|till|during)\s+[^\W\d_]|\b(?:at|by|from|around|about)\s+"
+_ROUTINE_TIME = _Lazy(r"(?i)\b(?:after|before|until|till|during)\s+[^\W\d_]|\b(?:spring|summer|autumn|winter|"
+                      r"christmas|easter|new\s+year|soon|shortly)\b|\bin\s+(?:the\s+)?fall\b|\b(?:in|within)\s+"
+                      r"(?:about\s+|around\s+)?" + _COUNT + r"\s+(?:minutes?|hours?|days?|weeks?|fortnights?|months?|"
+                      r"years?)\b|\b(?:at|by|from|around|about)\s+"
                       r"(?:about\s+|around\s+)?\d{1,2}(?:[.:]\d\d)?\b(?![.,]?\d|\s*(?:%|percent|km|kms|miles?|"
                       r"metres?|meters?|kg|kilos?|years?|euros?|pounds?|dollars?))")
 # a second question joined to the first ("When is Sofia starting, and who is her buddy?"): no one attribute
 _SECOND_QUESTION = _Lazy(r"(?i)(?:,|\band\b|\bor\b)\s*(?:and\s+)?(?:who|whom|what|where|when|which|how|why)\b")
 _RACE_TIME = _Lazy(r"(?i)\b\d{1,2}(?::\d\d){1,2}\b|\b\d+\s*h\s*\d+|\b" + _COUNT +
                    r"[\s-]*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b")
+# a question asking a price ("How much did the Transit cost?", "How much is the flat?"), not a quantity
+# of something ("How much sleep do I get?", which a duration answers)
+_HOW_MUCH = _Lazy(r"(?i)^\W*how\s+much\s+([^\W\d_]+)")
+_PRICE_WORDS = _Lazy(r"(?i)\b(?:price|cost|costs|fee|fees|rent|fare|pay|paid|spend|spent|worth|charge|charged)\b")
+
+
+# a numeral ending a name is a model, no amount ("a Pixel 8", "an iPhone 15"; not "EUR 600", "£600")
+_MODEL_NUMBER = _Lazy(r"\b((?!(?i:eur|usd|gbp|chf)\b)[A-Za-z][\w-]*[A-Z][\w-]*\s+|[A-Z][\w-]*\s+)\d+\b(?![.,]\d|\s*(?i:"
+                      r"euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|bucks|k\b|grand))")
+
+
+def _asks_price(question: str) -> bool:
+    """Whether a question asks a price: "how much" before a verb ("How much is the flat?") or money,
+    or a word of paying; "How much time do I spend on email?" asks a quantity of time."""
+    found = _HOW_MUCH.match(question)
+    if found:
+        return found.group(1).lower() in _AUXILIARIES | {"money", "cash"}
+    return bool(_PRICE_WORDS.search(question))
 # a number that is no amount: a year ("a 2017 Ford"), a distance or a duration ("450 km on a charge")
 _NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|"
                      r"bucks))|\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
@@ -1543,8 +1565,9 @@ def states_attribute(kind: str, statement: str, question: str = "") -> bool:
         colour = lexicon.categories().get("colour")
         stated = lexicon.positive_terms(text)
         return colour is not None and any(member <= stated for member in colour.members)
-    if kind == "amount":
-        return states_value("amount", _NOT_AMOUNTS.sub(" ", text))
+    if kind == "amount":   # a distance or a duration prices nothing; it may be the quantity asked
+        return states_value("amount", _NOT_AMOUNTS.sub(" ", _MODEL_NUMBER.sub(r"\1", text)) if _asks_price(question)
+                                      else text)
     if kind == "schedule":
         return (states_value("date", text) or states_value("clock", text) or states_value("frequency", text)
                 or bool(_ROUTINE_TIME.search(text)))

@@ -69,6 +69,11 @@ def test_the_form_of_a_question_reads_the_attribute_it_asks_of_a_thing():
     ("amount", "I drive a 2018 Skoda Fabia estate.", "How much did I pay for the Fabia?", False),   # a year
     ("amount", "It does about 450 km on a charge.", "How much did my car cost?", False),   # a distance
     ("amount", "The repair took two days.", "How much was the repair?", False),   # a duration
+    ("amount", "My new phone is a Pixel 8.", "How much was my new phone?", False),   # a model
+    ("amount", "I sleep about seven hours a night.", "How much sleep do I get?", True),   # a quantity asked
+    ("schedule", "My next appointment is in two weeks.", "When is my next appointment?", True),
+    ("schedule", "My lease ends in spring.", "When does my lease end?", True),
+    ("colour", "The curtains are cream.", "What colour are the curtains?", True),
     ("schedule", "The swimming club meets on Tuesday evenings.", "When does the swimming club meet?", True),
     ("schedule", "I walk the dog before breakfast.", "When do I walk the dog?", True),
     ("schedule", "The library opens at 9.", "When does the library open?", True),

@@ -183,6 +183,31 @@ STORES = [
         ("What day does the recycling go out?", V, ["as-recycle"], [], [],
          "twin: 'on alternate Mondays' states the day"),
     ]),
+    # added after the third round of code: twins an earlier rule lost (a time from now, a season, a colour
+    # the lexicon lacked, a quantity of time asked by "how much") and attributes never stated
+    ("cyd", [fact("as-appt2", "cyd", "My next appointment is in two weeks.", 1, "user.appointment"),
+             fact("as-lease", "cyd", "My lease ends in spring.", 1, "user.lease"),
+             fact("as-curtains", "cyd", "The curtains are cream.", 1),
+             fact("as-sleep", "cyd", "I sleep about seven hours a night.", 1, "user.sleep"),
+             fact("as-email", "cyd", "I spend about two hours a day on email.", 2),
+             fact("as-umbrella", "cyd", "I left my umbrella on the bus.", 2),
+             fact("as-phone", "cyd", "My new phone is a Pixel 8.", 2, "user.phone"),
+             fact("as-ana", "cyd", "Ana trained for the triathlon for months.", 3),
+             fact("as-lou", "cyd", "Lou loves football practice.", 3),
+             fact("as-karim", "cyd", "Karim's car is a Renault Clio from 2012.", 3)], [
+        ("When is my next appointment?", V, ["as-appt2"], [], [], "twin: 'in two weeks' states when"),
+        ("When does my lease end?", V, ["as-lease"], [], [], "twin: 'in spring' states when"),
+        ("What colour are the curtains?", V, ["as-curtains"], [], [], "twin: 'cream' is a colour"),
+        ("How much sleep do I get?", V, ["as-sleep"], [], [], "twin: a quantity of sleep is a duration"),
+        ("How much time do I spend on email?", V, ["as-email"], [], [], "twin: a quantity of time is a duration"),
+        ("What colour is my umbrella?", U, [], ["as-umbrella"], [], "leaving the umbrella on the bus states no colour"),
+        ("How much was my new phone?", U, [], ["as-phone"], [], "'a Pixel 8' is a model, no price"),
+        ("What was Ana's time in the triathlon?", U, [], ["as-ana"], [],
+         "training for months states no time taken"),
+        ("When does Lou's football practice start?", U, [], ["as-lou"], [],
+         "loving football practice states no time"),
+        ("What colour is Karim's car?", U, [], ["as-karim"], [], "a Renault Clio from 2012: no colour"),
+    ]),
 ]
 
 
