@@ -1521,10 +1521,16 @@ _LEADING_WORDS = frozenset("the a an my our your his her their this that these t
                            "under above of for".split())
 
 
+# a place a question names by name after a preposition of place ("in Berlin", "at the Olympia")
+_QUESTION_PLACE = _Lazy(r"(?i)\b(?:in|at|near|from|to|into|inside|outside|around)\s+(?:the\s+)?(?-i:[A-Z])[\w'-]*"
+                        r"(?:\s+(?-i:[A-Z])[\w'-]*)*")
+
+
 def _without_asked_words(statement: str, question: str) -> str:
     """``statement`` without the question's own words, nor the determiners and prepositions that led
-    only to them: what it says beyond the thing asked about."""
-    own = frozenset(tokenize(question))
+    only to them: what it says beyond the thing asked about. A place the question names ("Where
+    does Alice live in Berlin?") is no word of the thing: "lives in Berlin" still states it."""
+    own = frozenset(tokenize(_QUESTION_PLACE.sub(" ", question)))
     if not own:
         return statement
     words = statement.split()

@@ -180,3 +180,9 @@ def test_the_record_naming_a_member_of_the_head_noun_is_cited_first(store):
     switch(store, "head_members", False)
     assert first(ask(store, "What car do I drive for work now?", user="arlo")) == \
         "I drive a taxi for work, mostly nights."
+
+
+def test_a_place_the_question_names_is_no_word_of_the_thing():
+    """"Where does Alice live in Berlin?": "lives in Berlin" still states the place."""
+    assert planner.states_attribute("place", "Alice lives in Berlin", "Where does Alice live in Berlin?")
+    assert not planner.states_attribute("place", "I buy my bread at the Moulin bakery.", "Where is the Moulin bakery?")
