@@ -1103,6 +1103,15 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         share = lambda held: share_of_aged(held | _OLD_TERMS)  # noqa: E731
     typed = asked_value(question) if features("typed_answers") else None
     typed = typed if typed in CONFIDENT_VALUES else None
+    units = features("value_units")
+    attribute = asked_attribute(question) if features("asked_attributes") else None
+    # the thing must be held where a value stands for the attribute's word ("green" holds "colour", by
+    # the lexicon; "800 pounds" a price): else the value alone, of anything, would carry the answer. A
+    # place or a date is about the thing by coverage and the subject tests ("You work nights at the
+    # hospital" said to Felipe, "going to Crete" for the June trip)
+    attribute_of = asked_attribute_things(question, caller, forms) if attribute else frozenset()
+    if attribute and _ATTRIBUTE_TERMS[attribute]:
+        share = _attribute_share(share, weights, _ATTRIBUTE_TERMS[attribute], forms)
     if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
         share_of_typed = share
         share = lambda held: share_of_typed(held | _FORM_WORDS[typed])  # noqa: E731
@@ -1147,6 +1156,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     asked_folded = frozenset(_folded(t) for t in asked) | linked
     things, quantity = _asked_predicate(question, forms) if features("predicate_required") else (frozenset(), False)
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
+    if owned and attribute:   # "my time in the Bath half" asks an attribute of mine, no thing I own
+        owned = owned - _ATTRIBUTE_TERMS[attribute]
     said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
         (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
@@ -1157,8 +1168,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     replies = sentences and features("reply_answers")
 
     def measure(record_id: str) -> float:
-        if typed and not states_value(typed, space.records[record_id]["statement"]):
+        if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
             return 0.0   # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
+        if attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms):
+            return 0.0   # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
             return covers(record_id)
         if required or speakers:
@@ -1431,6 +1444,202 @@ def states_value(kind: str, statement: str) -> bool:
     return True if stated is None else bool(stated.search(text))
 
 
+# ``value_units``: a distance counted in the lengths or laps of a pool or a track ("I swim 40 lengths")
+_COUNTED_DISTANCE = _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:lengths|laps|lap|length|circuits|rounds|loops)\b")
+
+
+def states_value_read(kind: str, statement: str, units: bool) -> bool:
+    """``states_value``, and with ``units`` (``value_units``) a distance counted in lengths or laps."""
+    if states_value(kind, statement):
+        return True
+    return units and kind == "distance" and bool(_COUNTED_DISTANCE.search(statement.replace("\u2019", "'")))
+
+
+# ``asked_attributes``: a question asking an ATTRIBUTE of a THING — its colour ("What colour is my
+# van?"), its price (a "how much" question: "How much did I pay for the Transit?"), when it is, as a
+# schedule ("When is the quiz night?", "When does the rowing club train?": present or future, which
+# the record's own date does not say), someone's time in a race ("What was Marek's time in the half
+# marathon?") — is answered only by a record about the thing (holding a term of it, or keyed by one)
+# that states the attribute beyond the thing's own words: the attribute's word, or a value of its type
+# (a colour of the lexicon, an amount that is no year nor a distance, a date, day, time of day or
+# routine, a duration or a clock time). "I own a 2017 Ford Transit van" names the van and states no
+# colour and no price; "I'm going to the quiz night with Ada" states no date ("night" is the thing's).
+_ASKED_ATTRIBUTES = (
+    ("colour", _Lazy(r"(?i)^\W*(?:what|which)\s+colou?rs?\b|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+"
+                     r"colou?rs?\s+of\b")),
+    ("schedule", _Lazy(r"(?i)^\W*(?:when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)|(?:on\s+|in\s+)?what\s+(?:day|date|"
+                       r"year|month)\s+(?:is|are|was|were|does|do|will))\b")),
+    ("place", _Lazy(r"(?i)^\W*where\b")),
+    ("race_time", _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+were)\s+(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
+                        r"\s+(?:finishing\s+|final\s+|best\s+|race\s+)?time\s+(?:in|at|for|on)\b")),
+)
+# (an amount by its value only: "costs too much" states none)
+_ATTRIBUTE_WORDS = {"colour": _Lazy(r"(?i)\bcolou?rs?\b")}
+# the terms of the attribute's word, which a record stating a value of it holds ("I ran the Bath half
+# in 1:58" holds the "time" of "What was my time in the Bath half?"), written out as ``tokenize`` gives them
+_ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race_time": "time"}
+_ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
+                    "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset()}
+# a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
+# by a season or a holiday ("in spring", "at Christmas"), by how long from now ("in two weeks", "soon"),
+# or by a bare hour after a preposition ("at 8", "by 10.30")
+_ROUTINE_TIME = _Lazy(r"(?i)\b(?:after|before|until|till|during)\s+[^\W\d_]|\b(?:spring|summer|autumn|winter|"
+                      r"christmas|easter|new\s+year|soon|shortly)\b|\bin\s+(?:the\s+)?fall\b|\b(?:in|within)\s+"
+                      r"(?:about\s+|around\s+)?" + _COUNT + r"\s+(?:minutes?|hours?|days?|weeks?|fortnights?|months?|"
+                      r"years?)\b|\b(?:at|by|from|around|about)\s+"
+                      r"(?:about\s+|around\s+)?\d{1,2}(?:[.:]\d\d)?\b(?![.,]?\d|\s*(?:%|percent|km|kms|miles?|"
+                      r"metres?|meters?|kg|kilos?|years?|euros?|pounds?|dollars?))")
+# a second question joined to the first ("When is Sofia starting, and who is her buddy?"): no one attribute
+_SECOND_QUESTION = _Lazy(r"(?i)(?:,|\band\b|\bor\b)\s*(?:and\s+)?(?:who|whom|what|where|when|which|how|why)\b")
+_RACE_TIME = _Lazy(r"(?i)\b\d{1,2}(?::\d\d){1,2}\b|\b\d+\s*h\s*\d+|\b" + _COUNT +
+                   r"[\s-]*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b")
+# a question asking a price ("How much did the Transit cost?", "How much is the flat?"), not a quantity
+# of something ("How much sleep do I get?", which a duration answers)
+_HOW_MUCH = _Lazy(r"(?i)^\W*how\s+much\s+([^\W\d_]+)")
+_PRICE_WORDS = _Lazy(r"(?i)\b(?:price|cost|costs|fee|fees|rent|fare|pay|paid|spend|spent|worth|charge|charged)\b")
+
+
+# a numeral ending a name is a model, no amount ("a Pixel 8", "an iPhone 15"; not "EUR 600", "£600")
+_MODEL_NUMBER = _Lazy(r"\b((?!(?i:eur|usd|gbp|chf)\b)[A-Za-z][\w-]*[A-Z][\w-]*\s+|[A-Z][\w-]*\s+)\d+\b(?![.,]\d|\s*(?i:"
+                      r"euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|bucks|k\b|grand))")
+
+
+def _asks_price(question: str) -> bool:
+    """Whether a question asks a price: "how much" before a verb ("How much is the flat?") or money,
+    or a word of paying; "How much time do I spend on email?" asks a quantity of time."""
+    found = _HOW_MUCH.match(question)
+    if found:
+        return found.group(1).lower() in _AUXILIARIES | {"money", "cash"}
+    return bool(_PRICE_WORDS.search(question))
+# a number that is no amount: a year ("a 2017 Ford"), a distance or a duration ("450 km on a charge")
+_NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|"
+                     r"bucks))|\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+                     r"feet|ft|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|lengths?|laps?)\b")
+
+
+# a place adverb that names no place ("I left my coat somewhere"), and what stays of a phrase whose
+# words a question holds: its determiner and preposition ("at the farmers' market" for "Where is the
+# farmers' market?" says where I buy eggs, not where the market is)
+_PLACE_WORD = (r"(?!\b(?:in|at|on|near|from|to|into|by|with|behind|beside|outside|inside|across|around|along|"
+               r"opposite|between|under|above|next|close)\b)")
+_NO_PLACE = _Lazy(r"(?i)^(?:" + _PLACE_WORD + r".)*\b(?:somewhere|anywhere|everywhere|elsewhere)\b(?:"
+                  + _PLACE_WORD + r".)*$")
+_LEADING_WORDS = frozenset("the a an my our your his her their this that these those in at on near from to into "
+                           "onto by with behind beside outside inside across around along opposite between off "
+                           "under above of for".split())
+
+
+# a place a question names by name after a preposition of place ("in Berlin", "at the Olympia")
+_QUESTION_PLACE = _Lazy(r"(?i)\b(?:in|at|near|from|to|into|inside|outside|around)\s+(?:the\s+)?(?-i:[A-Z])[\w'-]*"
+                        r"(?:\s+(?-i:[A-Z])[\w'-]*)*")
+
+
+def _without_asked_words(statement: str, question: str) -> str:
+    """``statement`` without the question's own words, nor the determiners and prepositions that led
+    only to them: what it says beyond the thing asked about. A place the question names ("Where
+    does Alice live in Berlin?") is no word of the thing: "lives in Berlin" still states it."""
+    own = frozenset(tokenize(_QUESTION_PLACE.sub(" ", question)))
+    if not own:
+        return statement
+    words = statement.split()
+    dropped = [not set(tokenize(word)).isdisjoint(own) for word in words]
+    for at in range(len(words) - 2, -1, -1):
+        if not dropped[at] and dropped[at + 1] and words[at].lower().strip(",;:") in _LEADING_WORDS:
+            dropped[at] = True
+    return " ".join(word for word, out in zip(words, dropped) if not out)
+
+
+def asked_attribute(question: str) -> str | None:
+    """``asked_attributes``: the attribute a question asks of a thing ("What colour is my van?":
+    colour; "How much did I pay for the Transit?": amount; "When is the quiz night?": schedule;
+    "What was Marek's time in the half marathon?": race_time), None when it asks none of them."""
+    text = question.replace("\u2019", "'")
+    if _SECOND_QUESTION.search(text):
+        return None
+    for kind, asks in _ASKED_ATTRIBUTES:
+        if asks.match(text):
+            return kind
+    return "amount" if asked_value(text) == "amount" else None
+
+
+def states_attribute(kind: str, statement: str, question: str = "") -> bool:
+    """Whether a statement states the attribute ``kind`` (``asked_attribute``) beyond the question's
+    own words: its word ("The van's colour ..."), or a value of its type — a colour of the lexicon in
+    a clause negating nothing ("a green Dawes"), an amount that is no year nor distance ("800
+    pounds"), a date, day, time of day or routine ("on 12 December", "after work"), a race time
+    ("in 48 minutes", "1:58")."""
+    text = statement.replace("\u2019", "'")
+    words = _ATTRIBUTE_WORDS.get(kind)
+    if words is not None and words.search(text):
+        return True
+    text = _without_asked_words(text, question)   # "the quiz night" states no time of day
+    if kind == "place":
+        return not _NO_PLACE.search(text) and states_place(_NOT_PLACES.sub(" ", text))
+    if kind == "colour":
+        colour = lexicon.categories().get("colour")
+        stated = lexicon.positive_terms(text)
+        return colour is not None and any(member <= stated for member in colour.members)
+    if kind == "amount":   # a distance or a duration prices nothing; it may be the quantity asked
+        return states_value("amount", _NOT_AMOUNTS.sub(" ", _MODEL_NUMBER.sub(r"\1", text)) if _asks_price(question)
+                                      else text)
+    if kind == "schedule":
+        return (states_value("date", text) or states_value("clock", text) or states_value("frequency", text)
+                or bool(_ROUTINE_TIME.search(text)))
+    if kind == "race_time":
+        return bool(_RACE_TIME.search(text))
+    return True
+
+
+def attribute_things(question: str, caller: str = "", forms: bool = True) -> frozenset[str]:
+    """``asked_attributes``: the terms of the thing whose attribute a question asks (its key nouns
+    and names: "my van", "the Transit", "Marek", "the half marathon"), none when it names none."""
+    terms = [*key_terms(question, caller), *name_terms(question)]
+    return frozenset(base_term(t) if forms else t for t in terms)
+
+
+def _attribute_share(share: Callable, weights: dict[str, float], words: frozenset[str],
+                     forms: bool) -> Callable[[frozenset[str]], float]:
+    """``share``, with the attribute's word held by a record that holds some other term of the
+    question (only a record stating the attribute is measured: ``answers_attribute``): "I ran the
+    Bath half in 1:58" holds the "time" of "What was my time in the Bath half?", and "My bike is a
+    green Dawes" holds no "colour" for "What colour is my van?", sharing nothing else with it."""
+    rest = frozenset(weights) - words
+
+    def attributed(held: frozenset[str]) -> float:
+        terms = _with_bases(held) if forms else held
+        return share(held | words) if not rest.isdisjoint(terms) else share(held)
+    return attributed
+
+
+def answers_attribute(space: SearchSpace, record_id: str, kind: str, things: frozenset[str], question: str,
+                      forms: bool) -> bool:
+    """``asked_attributes``: whether a record is about the thing asked (holds a term of it, or is
+    keyed by one) and states the attribute asked (``states_attribute``)."""
+    return record_answers_attribute(space.records[record_id], kind, things, question, forms,
+                                    space.term_set(record_id))
+
+
+def record_answers_attribute(record: dict, kind: str, things: frozenset[str], question: str, forms: bool,
+                             held: frozenset[str] | None = None) -> bool:
+    """``answers_attribute`` of a record itself (``held``: its terms, when known)."""
+    if record["kind"] == "negative":   # "Ben does not own a car" bounds every attribute of the car
+        return True
+    if things:
+        held = frozenset(tokenize(record["statement"])) if held is None else held
+        held = held | frozenset(tokenize((record.get("memory_key") or "").replace(".", " ").replace("_", " ")))
+        held = _with_bases(held) if forms else held
+        if held.isdisjoint(things):
+            return False
+    return states_attribute(kind, record["statement"], question)
+
+
+def asked_attribute_things(question: str, caller: str = "", forms: bool = True) -> frozenset[str]:
+    """The thing terms a record must hold to answer the attribute a question asks (none for a place
+    or a date, which coverage and the subject tests tie to the thing)."""
+    kind = asked_attribute(question)
+    return attribute_things(question, caller, forms) if kind and _ATTRIBUTE_TERMS[kind] else frozenset()
+
+
 # ``typed_evidence_order``: the verb a question asks who did ("Who proposed the book?": proposed), or
 # what its subject is doing ("What is the book club reading at the moment?": reading)
 _AUXILIARIES = frozenset("is are was were be been do does did has have had will would can could should shall "
@@ -1457,7 +1666,19 @@ def asked_verb(question: str) -> str | None:
     return terms[0] if len(terms) == 1 else None
 
 
-def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | None:
+def _head_held(head: str, statement: str, key: str) -> bool:
+    """``head_members``: whether a record holds the head noun of "what/which X" by a member of its
+    lexicon category ("a Toyota Prius" is a car) or by its key ("user.work_car")."""
+    if head in tokenize(key.replace(".", " ").replace("_", " ")):
+        return True
+    category = lexicon.categories().get(head)
+    if category is None:
+        return False
+    stated = lexicon.positive_terms(statement)
+    return any(member <= stated for member in category.members)
+
+
+def answers_asked(question: str, forms: bool = True, members: bool = False) -> Callable[..., bool] | None:
     """``typed_evidence_order``: statement -> whether it answers what the question asks, as its form
     reads: it states a value of the kind asked (``asked_value``), holds the kind of thing named after
     a leading what/which (``answer_type``: "What car do I drive now?" / "My car is a …") and the verb
@@ -1466,20 +1687,23 @@ def answers_asked(question: str, forms: bool = True) -> Callable[[str], bool] | 
     kind = asked_value(question)
     head = answer_type(question) if kind is None else None   # "what time": the kind says
     verb = asked_verb(question)
+    word = head   # the head's own term, as the lexicon and keys hold it
     if forms:
         head = base_term(head) if head else head
         verb = base_term(verb) if verb else verb
     if kind is None and head is None and verb is None:
         return None
 
-    def answers(statement: str) -> bool:
+    def answers(statement: str, key: str = "") -> bool:
+        """``key``: the record's memory_key, read with ``members`` (``head_members``)."""
         if kind is not None and not states_value(kind, statement):
             return False
         if head is None and verb is None:
             return True
         held = frozenset(tokenize(statement))
         held = _with_bases(held) if forms else held
-        return (head is None or head in held) and (verb is None or verb in held)
+        has_head = head is None or head in held or (members and _head_held(word, statement, key))
+        return has_head and (verb is None or verb in held)
     return answers
 
 

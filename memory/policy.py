@@ -83,6 +83,9 @@ ADDED_KEYS = {
         ("features", "relation_is_name"): False,   # "The user's wife is Hélène." named no wife
         ("features", "yes_no_names"): False,   # 'Is my sister named Rosa?' needed a record holding Rosa
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
+        ("features", "asked_attributes"): False,   # 'What colour is my van?' was answered by the van's make
+        ("features", "value_units"): False,   # '40 lengths of the pool' stated no distance
+        ("features", "head_members"): False,   # 'What car ...?' cited the job record before the keyed Prius
         ("features", "typed_answers"): False,   # 'how far' was answered by any record holding 'far' ('so far')
         ("features", "typed_evidence_order"): False,   # evidence in rank order, a record not stating what is asked first
         ("features", "compound_heads"): False,   # 'my blood thinner' answered 'my blood type'

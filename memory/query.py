@@ -280,11 +280,15 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting))
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
-                                       forms=retrieval.feature("irregular_forms"))
+                                       forms=retrieval.feature("irregular_forms"),
+                                       members=retrieval.feature("head_members"))
     if retrieval.feature("then_links_first") and verdict.knowledge_state == "VERIFIED_HISTORICAL":
         verdict.evidence = then_order(verdict.evidence, now, retrieval.decision["min_coverage"])
     if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
         verdict.missing_conditions = _typed_missing(verdict, request.text, f"user:{request.user}")
+    if retrieval.feature("asked_attributes") and verdict.reason_code == "insufficient_evidence":
+        verdict.missing_conditions = _attribute_missing(verdict, request.text, request.user,
+                                                        retrieval.feature("irregular_forms"))
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
@@ -354,21 +358,26 @@ def _activity_support(found: list, request: QueryRequest, period, asked_terms: f
             match.anchored = True
 
 
-def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True) -> list:
+def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,
+                members: bool = False) -> list:
     """``features.typed_evidence_order``: the evidence of an answer, first the records that answer
     what the question asks as its form reads it (``planner.answers_asked``: "How far do I walk each
     day?" / "… about 5 km every day", not "Fewer bruises so far"), among them a current keyed fact
     before a conversation turn that mentions the same ("What car do I drive now?": "My car is a
     Renault Zoe" before "I'll drive you to the clinic, the Zoe has room"), each part in rank order.
-    Only records sufficient alone are moved up; a question whose form reads nothing keeps the rank
-    order. Only the answer's citations move: the ranking a retrieval caller gets is the planner's."""
-    answers = planner.answers_asked(question, forms)
+    With ``members`` (``features.head_members``) the head noun is held by a member of its lexicon
+    category or by the record's key ("These days it's a Toyota Prius", keyed user.work_car, before "I
+    drive a taxi for work"). Only records sufficient alone are moved up; a question whose form reads
+    nothing keeps the rank order. Only the answer's citations move: the ranking a retrieval caller
+    gets is the planner's."""
+    answers = planner.answers_asked(question, forms, members)
     if answers is None:
         return evidence
 
     def place(item: tuple[int, decide_mod.Match]) -> tuple:
         at, match = item
-        if not match.sufficient(min_coverage) or not answers(match.record["statement"]):
+        if not match.sufficient(min_coverage) or not answers(match.record["statement"],
+                                                             match.record.get("memory_key") or ""):
             return (1, 1, at)
         keyed = match.record["kind"] != "episode" and bool(match.record["memory_key"])
         return (0, 0 if keyed else 1, at)
@@ -406,6 +415,32 @@ def _typed_missing(verdict: decide_mod.Decision, question: str, scope_label: str
             m.coverage > 0 and planner.states_value(kind, m.record["statement"]) for m in verdict.eligible):
         return verdict.missing_conditions
     return [f"an active record in scope {scope_label} that states {_VALUE_WORDS[kind]}"] + verdict.missing_conditions
+
+
+# what an UNKNOWN names as missing when no record states the attribute a question asks of a thing
+_ATTRIBUTE_WORDS = {"colour": "a colour (the question asks what colour)",
+                    "amount": "an amount (the question asks how much)",
+                    "schedule": "a date, a day or a time (the question asks when)",
+                    "place": "a place (the question asks where)",
+                    "race_time": "a time taken (the question asks someone's time)"}
+
+
+def _attribute_missing(verdict: decide_mod.Decision, question: str, user: str, forms: bool) -> list[str]:
+    """``features.asked_attributes``: an insufficient_evidence UNKNOWN to a question asking an
+    attribute of a thing (``planner.asked_attribute``) that no eligible record matching it states
+    names the attribute first: "What colour is my van?" with only "I own a 2017 Ford Transit van."
+    misses a colour, not the word "colour" (said once: ``_typed_missing`` may have named it)."""
+    kind = planner.asked_attribute(question)
+    if kind is None:
+        return verdict.missing_conditions
+    things = planner.asked_attribute_things(question, user, forms)
+    if any(m.coverage > 0 and planner.record_answers_attribute(m.record, kind, things, question, forms)
+           for m in verdict.eligible):
+        return verdict.missing_conditions
+    wanted = f"an active record in scope user:{user} that states {_ATTRIBUTE_WORDS[kind]}"
+    if wanted in verdict.missing_conditions:
+        return verdict.missing_conditions
+    return [wanted] + verdict.missing_conditions
 
 
 def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bool]:
