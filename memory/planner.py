@@ -1040,10 +1040,16 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         # record must hold them, and (``subject_gate_only``) they are not what is asked
         required = sorted(set(required) | (asked_persons(space, question, caller, features("statement_persons"))
                                            - set(speakers)))
+    anyone: frozenset[str] = frozenset()
     if features("turn_persons"):
         # the people the scope's conversations name as someone's relation ("My partner Hannah ..."):
-        # subjects like the ones facts name (``turn_persons``)
-        required = sorted(set(required) | (turn_persons(space, question, caller) - set(speakers)))
+        # subjects like the ones facts name (``turn_persons``); several are alternatives ("Who became
+        # a parent first, Rachel or Alex?" is answered by a record about either)
+        people = turn_persons(space, question, caller) - set(speakers) - set(required)
+        if len(people) == 1:
+            required = sorted(set(required) | people)
+        else:
+            anyone = frozenset(people)
     asked_name = yes_no_name(question) if features("yes_no_names") else frozenset()
     if asked_name:   # ``yes_no_names``: "Is my sister named Rosa?" asks the name, Rosa is no subject
         required = [t for t in required if t not in asked_name]
@@ -1170,6 +1176,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
+        if anyone and anyone.isdisjoint(_held_terms(space, record_id)):
+            return 0.0   # ``turn_persons``: about none of the people the question names
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
         if grouped_only and _others_relation(space, record_id, grouped_only, own):

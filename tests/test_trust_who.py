@@ -97,3 +97,13 @@ def test_a_named_relation_opening_a_piece_is_not_the_named_speakers(tmp_path):
     assert support(space, "Does Maya have a greyhound?", off="turn_persons")["dog"] > 0.5
     assert support(space, "Does Leila have a greyhound?")["dog"] > 0.5   # the twin: Leila's
     assert support(space, "What does Maya teach?")["job"] > 0.5
+
+
+def test_several_named_people_are_alternatives(tmp_path):
+    space = space_of([said("rachel", "Sam", "My friend Rachel had her baby in March."),
+                      said("alex", "Sam", "My cousin Alex became a dad last year."),
+                      said("me", "Sam", "I became a godparent in June.")], tmp_path)
+    question = "Who became a parent first, Rachel or Alex?"
+    shipped = support(space, question, caller="sam")
+    assert shipped["alex"] > 0.2 and shipped["me"] == 0.0
+    assert support(space, "When did Alex become a dad?", caller="sam")["rachel"] == 0.0
