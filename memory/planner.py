@@ -1041,6 +1041,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         required = sorted(set(required) | (asked_persons(space, question, caller, features("statement_persons"))
                                            - set(speakers)))
     anyone: frozenset[str] = frozenset()
+    referred: frozenset[str] = frozenset()   # the one person a turn may name by she/he
     if features("turn_persons"):
         # the people the scope's conversations name as someone's relation ("My partner Hannah ..."):
         # subjects like the ones facts name (``turn_persons``); several are alternatives ("Who became
@@ -1048,6 +1049,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         people = turn_persons(space, question, caller) - set(speakers) - set(required)
         if len(people) == 1:
             required = sorted(set(required) | people)
+            referred = frozenset(people)
         else:
             anyone = frozenset(people)
     asked_name = yes_no_name(question) if features("yes_no_names") else frozenset()
@@ -1172,7 +1174,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             held = _held_terms(space, record_id)
             if forms:
                 held = _with_bases(held)
-            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held) for term in required):
+            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
+                       or (term in referred and term in _antecedent_terms(space, record_id)) for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
@@ -2635,6 +2638,31 @@ def caller_clauses_about(space: SearchSpace, record_id: str, caller_terms: list[
     from home" and "Hannah works from home on Mondays" are someone else's, whoever says them. None
     for a record that is not a conversation turn."""
     return _terms_elsewhere(space, record_id, caller_terms, "caller_clauses_about", _third_person_parts(space))
+
+
+# a turn opening with a third person's pronoun: "She moved to Chicago."
+_PRONOUN_OPENING = _Lazy(r"(?i)^\W*(?:she|he|she's|he's|she'd|he'd|she'll|he'll)\b")
+
+
+def _antecedent_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """``turn_persons``: whom a turn opening with "she"/"he" is about — the terms of the same speaker's
+    turn just before it in its session ("... my friend Rachel who recently moved ..." / "She moved to
+    Chicago."); empty for any other record."""
+    cache = space.memo("antecedent_terms")
+    found = cache.get(record_id)
+    if found is None:
+        found = frozenset()
+        record = space.records[record_id]
+        speaker = _turn_speaker(record)
+        session = (record.get("source") or {}).get("session")
+        turns = space.sessions.get(session) if speaker and session else None
+        if turns and _PRONOUN_OPENING.search(record["statement"]) and record_id in turns:
+            at = turns.index(record_id)
+            before = space.records.get(turns[at - 1]) if at > 0 and turns[at - 1] in space.records else None
+            if before is not None and _turn_speaker(before) == speaker:
+                found = space.term_set(turns[at - 1])
+        cache[record_id] = found
+    return found
 
 
 def person_clauses_about(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str] | None:

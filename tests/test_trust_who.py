@@ -107,3 +107,12 @@ def test_several_named_people_are_alternatives(tmp_path):
     shipped = support(space, question, caller="sam")
     assert shipped["alex"] > 0.2 and shipped["me"] == 0.0
     assert support(space, "When did Alex become a dad?", caller="sam")["rachel"] == 0.0
+
+
+def test_she_opening_a_turn_is_whom_the_speakers_turn_before_named(tmp_path):
+    space = space_of([said("visit", "Sam", "I might visit my friend Rachel who recently moved to a new flat."),
+                      said("city", "Sam", "She moved to Chicago."),
+                      said("other", "Kim", "She moved to Denver.", session="s2")], tmp_path)
+    question = "Where did Rachel move to?"
+    assert support(space, question, caller="sam")["city"] > 0.5
+    assert support(space, question, caller="sam")["other"] == 0.0   # no turn before naming Rachel
