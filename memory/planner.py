@@ -1225,8 +1225,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         if naming and _names_relation(space, record_id, caller, required, links, copular):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
-            elsewhere = (person_clauses_about if clauses and persons else _clauses_about if clauses
-                         else _sentences_about)(space, record_id, speakers)
+            elsewhere = (person_clauses_about if clauses and persons and _names_person_subject(space, record_id)
+                         else _clauses_about if clauses else _sentences_about)(space, record_id, speakers)
             asked_of = _asked_before(space, record_id, speakers) if replies else frozenset()
             if elsewhere or asked_of:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
@@ -2662,6 +2662,19 @@ def _antecedent_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
             if before is not None and _turn_speaker(before) == speaker:
                 found = space.term_set(turns[at - 1])
         cache[record_id] = found
+    return found
+
+
+def _names_person_subject(space: SearchSpace, record_id: str) -> bool:
+    """``turn_persons``: whether a record names, before a verb, someone the scope gives as a
+    relation ("Leila walks ..."): only then are its pieces cut again (``person_clauses_about``)."""
+    cache = space.memo("names_person_subject")
+    found = cache.get(record_id)
+    if found is None:
+        statement = _folded(space.records[record_id]["statement"].replace("\u2019", "'"))
+        found = cache[record_id] = any(
+            hit.group(1).lower() not in _NOT_NAMES and len(terms) == 1 and bool(relation_owners(space, terms[0]))
+            for hit in _NAME_SUBJECT.finditer(statement) for terms in [tokenize(hit.group(1))])
     return found
 
 
