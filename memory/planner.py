@@ -1046,6 +1046,18 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         # record must hold them, and (``subject_gate_only``) they are not what is asked
         required = sorted(set(required) | (asked_persons(space, question, caller, features("statement_persons"))
                                            - set(speakers)))
+    anyone: frozenset[str] = frozenset()
+    referred: frozenset[str] = frozenset()   # the one person a turn may name by she/he
+    if features("turn_persons"):
+        # the people the scope's conversations name as someone's relation ("My partner Hannah ..."):
+        # subjects like the ones facts name (``turn_persons``); several are alternatives ("Who became
+        # a parent first, Rachel or Alex?" is answered by a record about either)
+        people = turn_persons(space, question, caller) - set(speakers) - set(required)
+        if len(people) == 1:
+            required = sorted(set(required) | people)
+            referred = frozenset(people)
+        else:
+            anyone = frozenset(people)
     asked_name = yes_no_name(question) if features("yes_no_names") else frozenset()
     if asked_name:   # ``yes_no_names``: "Is my sister named Rosa?" asks the name, Rosa is no subject
         required = [t for t in required if t not in asked_name]
@@ -1166,6 +1178,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     replies = sentences and features("reply_answers")
+    persons = features("turn_persons")
+    # ``caller_clauses``: a question about the caller alone is supported by a turn's pieces about them
+    callers = sorted(mine) if mine and not required and features("caller_clauses") else []
 
     def measure(record_id: str) -> float:
         if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
@@ -1178,10 +1193,13 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             held = _held_terms(space, record_id)
             if forms:
                 held = _with_bases(held)
-            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held) for term in required):
+            if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
+                       or (term in referred and term in _antecedent_terms(space, record_id)) for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
+        if anyone and anyone.isdisjoint(_held_terms(space, record_id)):
+            return 0.0   # ``turn_persons``: about none of the people the question names
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
         if grouped_only and _others_relation(space, record_id, grouped_only, own):
@@ -1226,11 +1244,17 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         if naming and _names_relation(space, record_id, caller, required, links, copular):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
-            elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
+            elsewhere = (person_clauses_about if clauses and persons and _names_person_subject(space, record_id)
+                         else _clauses_about if clauses else _sentences_about)(space, record_id, speakers)
             asked_of = _asked_before(space, record_id, speakers) if replies else frozenset()
             if elsewhere or asked_of:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
                 return share_in((stated - (elsewhere or frozenset())) | asked_of, record_id)
+        if callers:
+            elsewhere = caller_clauses_about(space, record_id, callers)
+            if elsewhere:
+                stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
+                return share_in(stated - elsewhere, record_id)
         return covers(record_id)
     return measure
 
@@ -2819,6 +2843,149 @@ def _clause_parts(sentence: str, speaker: str, others: list[str]):
     for who, piece in _clause_owners(sentence, speaker, others):
         yield (frozenset() if asks else frozenset(t for name in who for t in _speaker_terms(name)),
                frozenset(tokenize(piece)))
+
+
+# ``turn_persons``: who a conversation names as someone's relation ("My partner Hannah works as a
+# tester", "my cousin Leila"), and the words that make a third person the subject of what follows
+_THIRD_PERSON = _Lazy(r"(?i)\b(?:he|she|they|he's|she's|they're|he'd|she'd|they'd|he'll|she'll|they'll|"
+                      r"they've|his)\b")
+_NAME_SUBJECT = _Lazy(r"\b([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*(?:s|ed)|has|is|was|does|did|can|will|had|"
+                      r"could|would|should|never|always|still|just|also)\b")
+
+
+def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
+    """``turn_persons``: who names ``term`` as a relation of theirs ("My partner Hannah works as a
+    tester" said by Rhys -> {"Rhys"}; "" for a statement no speaker said), empty when no record
+    does: then the scope does not know the name as a person's. Only the records holding the term
+    are read (at most ``_PERSON_PROBE``), each term once per space."""
+    cache = space.memo("relation_owners")
+    found = cache.get(term)
+    if found is None:
+        owners: set[str] = set()
+        if 0 < space.index.df(term) <= _PERSON_PROBE:
+            for record_id in space.index.scores([term]):
+                record = space.records.get(record_id) if record_id in space.records else None
+                if record is not None and any(name == term for _, name in _relation_names(record["statement"], "")):
+                    owners.add(_turn_speaker(record) or "")
+        found = cache[term] = frozenset(owners)
+    return found
+
+
+def turn_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
+    """``turn_persons``: the people a question names that the scope knows as someone's relation,
+    in a conversation turn as in a fact ("What is Hannah's job?" with "My partner Hannah works as a
+    software tester" said by the user): subjects a record must hold, as ``asked_persons``' are.
+    Not the caller, not a speaker of the scope (the speaker tests' business)."""
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    speakers = {_folded(term) for term in space.speakers()}
+    found: set[str] = set()
+    for word in re.findall(r"\b[A-ZÀ-ÖØ-Þ][\w-]+", question.replace("\u2019", "'")):
+        for term in tokenize(word):
+            if term in own or _folded(term) in own or _folded(term) in speakers or term in _TIME_WORDS:
+                continue
+            if relation_owners(space, term):
+                found.add(term)
+    return found
+
+
+def _third_person_cuts(space: SearchSpace, piece: str, owner: frozenset, speaker: str, others: frozenset,
+                       relatives: bool, pronouns: bool = True) -> list[tuple[frozenset, str]]:
+    """``caller_clauses``: a piece of ``_clause_owners`` cut again where a third person becomes its
+    subject — "she", "he", "they", "his" (``pronouns``), or a name the scope knows as someone's
+    relation followed by a verb ("Hannah works from home on Mondays", "Leila walks her greyhound"):
+    what follows is theirs, not the speaker's. ``relatives``: a named relation is also about whoever
+    calls them so ("My son Oscar ..." then "Oscar loves dinosaurs" is still the parent's news).
+    ``pronouns``: cut at she/he/they too (a pronoun's person is not known, so what follows is no
+    named speaker's: only where the question is about the caller alone)."""
+    cuts: list[tuple[int, frozenset]] = [(hit.start(), frozenset()) for hit in _THIRD_PERSON.finditer(piece)] \
+        if pronouns else []
+    people = {_folded(word).lower() for person in others | {speaker} for word in person.split()}
+    for hit in _NAME_SUBJECT.finditer(piece):
+        word = hit.group(1)
+        terms = tokenize(_folded(word))
+        if word.lower() in _NOT_NAMES or _folded(word).lower() in people or len(terms) != 1:
+            continue
+        named_by = relation_owners(space, terms[0])
+        if named_by:
+            cuts.append((hit.start(1), frozenset({word}) | (named_by - {""} if relatives else frozenset())))
+    if not cuts:
+        return [(owner, piece)]
+    cuts.sort(key=lambda cut: cut[0])
+    pieces, at, who = [], 0, owner
+    for start, person in cuts:
+        pieces.append((who, piece[at:start]))
+        who, at = person, start
+    pieces.append((who, piece[at:]))
+    return pieces
+
+
+def _third_person_parts(space: SearchSpace, relatives: bool = False, pronouns: bool = True) -> Callable:
+    """A ``_terms_elsewhere`` split: ``_clause_parts`` with each piece cut again at a third person
+    (``_third_person_cuts``)."""
+    def split(sentence: str, speaker: str, others):
+        asks = sentence.rstrip().endswith("?")   # "Do you have any projects?" states none of them
+        for who, piece in _clause_owners(sentence, speaker, others):
+            for owner, part in _third_person_cuts(space, piece, who, speaker, frozenset(others), relatives, pronouns):
+                yield (frozenset() if asks else frozenset(t for name in owner for t in _speaker_terms(name)),
+                       frozenset(tokenize(part)))
+    return split
+
+
+def caller_clauses_about(space: SearchSpace, record_id: str, caller_terms: list[str]) -> frozenset[str] | None:
+    """``caller_clauses``: the terms of a turn's statement in no piece about the caller, the pieces
+    cut where someone becomes their subject (``_clause_owners``: I/my is the speaker, you/your the
+    other; then ``_third_person_cuts``: she/he/they, a named relation). "I started playing padel,
+    you should come along" said to the caller holds the padel in the speaker's piece; "She works
+    from home" and "Hannah works from home on Mondays" are someone else's, whoever says them. None
+    for a record that is not a conversation turn."""
+    return _terms_elsewhere(space, record_id, caller_terms, "caller_clauses_about", _third_person_parts(space))
+
+
+# a turn opening with a third person's pronoun: "She moved to Chicago."
+_PRONOUN_OPENING = _Lazy(r"(?i)^\W*(?:she|he|she's|he's|she'd|he'd|she'll|he'll)\b")
+
+
+def _antecedent_terms(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """``turn_persons``: whom a turn opening with "she"/"he" is about — the terms of the same speaker's
+    turn just before it in its session ("... my friend Rachel who recently moved ..." / "She moved to
+    Chicago."); empty for any other record."""
+    cache = space.memo("antecedent_terms")
+    found = cache.get(record_id)
+    if found is None:
+        found = frozenset()
+        record = space.records[record_id]
+        speaker = _turn_speaker(record)
+        session = (record.get("source") or {}).get("session")
+        turns = space.sessions.get(session) if speaker and session else None
+        if turns and _PRONOUN_OPENING.search(record["statement"]) and record_id in turns:
+            at = turns.index(record_id)
+            before = space.records.get(turns[at - 1]) if at > 0 and turns[at - 1] in space.records else None
+            if before is not None and _turn_speaker(before) == speaker:
+                found = space.term_set(turns[at - 1])
+        cache[record_id] = found
+    return found
+
+
+def _names_person_subject(space: SearchSpace, record_id: str) -> bool:
+    """``turn_persons``: whether a record names, before a verb, someone the scope gives as a
+    relation ("Leila walks ..."): only then are its pieces cut again (``person_clauses_about``)."""
+    cache = space.memo("names_person_subject")
+    found = cache.get(record_id)
+    if found is None:
+        statement = _folded(space.records[record_id]["statement"].replace("\u2019", "'"))
+        found = cache[record_id] = any(
+            hit.group(1).lower() not in _NOT_NAMES and len(terms) == 1 and bool(relation_owners(space, terms[0]))
+            for hit in _NAME_SUBJECT.finditer(statement) for terms in [tokenize(hit.group(1))])
+    return found
+
+
+def person_clauses_about(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str] | None:
+    """``turn_persons`` with ``pronoun_scope``, for a question naming a speaker: ``_clauses_about``
+    with each piece cut again where a person the scope names as someone's relation becomes its
+    subject ("Leila walks her greyhound past my flat", Leila being Jon's cousin, is Leila's and
+    Jon's greyhound, not the speaker's). None for a record that is not a conversation turn."""
+    return _terms_elsewhere(space, record_id, speakers, "person_clauses_about",
+                            _third_person_parts(space, relatives=True, pronouns=False))
 
 
 def _asked_before(space: SearchSpace, record_id: str, speakers: list[str]) -> frozenset[str]:

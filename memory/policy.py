@@ -59,6 +59,8 @@ ADDED_KEYS = {
         ("features", "irregular_forms"): False,
         ("features", "relation_names"): False,
         ("features", "caller_turns"): False,
+        ("features", "caller_clauses"): False,   # a turn said to the caller was theirs whole ("I play padel, you should come")
+        ("features", "turn_persons"): False,   # a name only conversations gave a relation made nobody a person
         ("features", "answer_types"): False,
         ("features", "relation_synonyms"): False,
         ("features", "negated_openings"): False,   # a named opening needed a verb right after the name
