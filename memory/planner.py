@@ -659,7 +659,7 @@ def _speaker_terms(speaker: str) -> frozenset:
 
 def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
                   persons_only: bool = False, relations_too: bool = False,
-                  roles_out: bool = False) -> tuple[list[str], list[str]]:
+                  roles_out: bool = False, whole_words: bool = False) -> tuple[list[str], list[str]]:
     """What the question is about, which evidence must hold: (every possessor in it but the
     caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
     "Akira's son" asked by Akira -> son; at least one of the scope's
@@ -673,8 +673,12 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
 
     ``roles_out`` (the ``role_possessors`` feature): a possessor that is neither a name nor a
     relation ("the contractor's quote", "the dog's bowl") describes the thing asked about; it is
-    not a subject every record must hold ("His quote is 26,000" answers)."""
+    not a subject every record must hold ("His quote is 26,000" answers).
+
+    ``whole_words`` (``kinship_model``): a relation is named by its word, not by a word stemming
+    alike ("my doctorate" is no "my doctor": ``_relation_terms``)."""
     text = _folded(question.replace("\u2019", "'"))
+    relation_terms = _relation_terms if whole_words else (lambda word: set(tokenize(word)) & _RELATIONS)
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
     capitalized = " ".join(w for w in text.split() if w[:1].isupper())
@@ -688,15 +692,28 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
             continue
         # "Akira's son" asked by Akira is "my son": the relation is the subject; "Zoe's husband"
         # asked by anyone else is about the husband as well as Zoe (``relation_subjects``)
-        relation = set(tokenize(owned)) & _RELATIONS
+        relation = relation_terms(owned)
         possessive |= relation if terms and terms <= own else (terms | relation if relations_too else terms)
     for owned in _FIRST_PERSON.findall(text):
-        possessive |= set(tokenize(owned)) & _RELATIONS
+        possessive |= relation_terms(owned)
     alternatives = _coordinated_relations(text) if persons_only else set()
     possessive = sorted(possessive - own - set(speakers) - alternatives)
     if alternatives - own:
         speakers = sorted(set(speakers) | (alternatives - own))
     return possessive, speakers
+
+
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    return frozenset(_RELATIONS_TEXT.split())
+
+
+def _relation_terms(word: str) -> set[str]:
+    """``kinship_model``: the relation term of a word that is a relation word itself ("sister",
+    "fiancé"), none for a word only stemming like one ("doctorate", "parenting", "kidding")."""
+    if _folded(word.lower()) not in _relation_words():
+        return set()
+    return set(tokenize(word)) & _RELATIONS
 
 
 def _names_a_thing(possessor: set[str], owned: str) -> bool:
@@ -871,8 +888,8 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 # ``class_lexicon`` / ``relation_lexicon``: the packaged lexicon (``retrieval.lexicon``) read by the support
 # and coverage tests, never by a search's scores
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
-                  forms: bool = False, asked: frozenset[str] | None = None
-                  ) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
+                  residence: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -885,12 +902,21 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     holding some of what else the question asks ("Which city do I work in?" is not answered by "I
     live in Lyon", "Which team did Tim sign with?" by "I'm a fan of the Lakers"), and so does a member
     of a category whose members are names (team, car, country: ``Category.strict``) or when the
-    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...")."""
+    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...").
+    ``synonyms`` (``everyday_thesaurus``): a phrase of the packaged thesaurus the question holds whole
+    is held by another phrase of its group the record states in a clause that negates nothing ("How
+    much do I earn?" / "My salary is ..."; not "I used to be vegetarian" for "Do I eat meat?").
+    ``residence`` (``kinship_model``): the verb of "Where does my sister live?" is held by a place
+    the record names in a clause negating nothing ("My sister Marta is a midwife in Gdańsk"); whose
+    place it is stays the subject tests' business."""
     base = base_term if forms else (lambda t: t)
     wanted = lexicon.asked_categories(question) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
     related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
-    if not wanted and not related:
+    thesaurus = lexicon.asked_synonyms(tokenize(question)) if synonyms else ()
+    resides = _ASKS_RESIDENCE.match(question.replace("\u2019", "'")) if residence else None
+    residing = frozenset(base(t) for t in tokenize(resides.group(1))) if resides else frozenset()
+    if not wanted and not related and not thesaurus and not residing:
         return None
     places = any(category.place for category in wanted.values())
     rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related}
@@ -913,8 +939,12 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
         stated = positive(record_id)
         found = set()
+        if thesaurus:
+            found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated)}
+        if residing and place(record_id):
+            found |= residing
         if wanted:
-            more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
+            more = not rest or not rest.isdisjoint(held | found)   # the record holds some of what else is asked
             # a place or a name after the category's verb ("supports Legia") is read from a capital
             # letter, not from a word the lexicon lists: it counts only with some of the rest held
             named_place = places and more and place(record_id)
@@ -928,12 +958,17 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     return held_terms
 
 
+# ``kinship_model``: "Where does my sister live?", "Where are my parents based?"
+_ASKS_RESIDENCE = _Lazy(r"(?i)^\W*where\b.*?\b(live|lives|living|lived|based|stay|stays|staying|reside|resides)\b")
+
+
 def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace, question: str, features,
                    forms: bool, weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
     """(held, record_id) -> ``share`` of what the record holds, with the category and relation terms
     it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
     extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
-                          frozenset(weights))
+                          frozenset(weights), synonyms=features("everyday_thesaurus"),
+                          residence=features("kinship_model"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -1033,7 +1068,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         question = without_idioms(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
                                         relations_too=features("relation_subjects"),
-                                        roles_out=features("role_possessors"))
+                                        roles_out=features("role_possessors"),
+                                        whole_words=features("kinship_model"))
                           if features("subject_attribution") else ([], []))
     if features("named_subjects"):
         # the people the question names that the scope knows are subjects, like a relation: a
@@ -1149,6 +1185,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     replies = sentences and features("reply_answers")
+    # ``kinship_model``: relations named side by side ("my mum and dad") are held by the general word
+    # of their lexicon group ("My parents live in Toruń"), as one of them is
+    kin = frozenset().union(*(_relation_others(t, True) for t in speakers if t in _RELATIONS)) \
+        if features("kinship_model") and speakers else frozenset()
 
     def measure(record_id: str) -> float:
         if typed and not states_value(typed, space.records[record_id]["statement"]):
@@ -1161,7 +1201,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held) for term in required):
                 return 0.0
-            if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
+            if speakers and held.isdisjoint(speakers) and held.isdisjoint(kin) \
+                    and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
@@ -2681,7 +2722,9 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
         return covers
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
     extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
-                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights))
+                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights),
+                          synonyms=lexicon_features("everyday_thesaurus"),
+                          residence=lexicon_features("kinship_model"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}
@@ -2957,6 +3000,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
         groups = lexicon.relation_groups()
         members |= {word for t in terms for word in groups.get(t, ())}
+    if features("everyday_thesaurus"):   # and the other words of an everyday thing asked ("earn": salary, wage)
+        members |= set(lexicon.synonym_terms(lexicon.asked_synonyms(terms)))
     if members:
         members = sorted(members)
         hits = space.search(members, per_search)

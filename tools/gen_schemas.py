@@ -42,7 +42,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "turn_supersession", "class_words",
                       "dispute_about_subject",
                       "stated_negatives", "historical_negatives", "negative_objects", "yes_no_objects", "when_only_abstains", "statement_persons", "yes_no_predicates", "closing_before", "named_before", "past_values", "speaker_with_relation", "age_answers", "favourite_objects", "compound_heads", "number_answers", "typed_answers", "typed_evidence_order", "replaced_historical", "later_values", "period_needs_time", "value_bridge",
-                      "class_lexicon", "relation_lexicon", "relation_is_name", "yes_no_names")
+                      "class_lexicon", "relation_lexicon", "relation_is_name", "yes_no_names",
+                      "everyday_thesaurus", "kinship_model")
 
 
 def enum(values):

@@ -113,7 +113,7 @@ def relation_groups() -> dict[str, frozenset[str]]:
 
 # the words after which a category word asks for a member: "which city", "any pets", "what kind of
 # music", "my favourite sport", or one word later ("which football team")
-_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?|parts?)\s+of\s+(?:the\s+)?)?"
                     r"([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
 # a word after what/which that is no modifier of a category word: "What do you grow?", "Which is ..."
 _NOT_MODIFIERS = frozenset("do does did is are was were am has have had can could will would should shall may might "
@@ -213,3 +213,67 @@ def _names_after(pattern: re.Pattern, statement: str) -> bool:
 def member_terms(asked: dict[str, Category]) -> list[str]:
     """Every term of the members of the asked categories (to find the records naming one)."""
     return sorted({t for category in asked.values() for member in category.members for t in member})
+
+
+# ``features.everyday_thesaurus``: the packaged groups of everyday words that stand for each other in a
+# question about one's own life (``memory/packaged/lexicon/thesaurus.json``): "How much do I earn?" is
+# held by "My salary is 47,000 a year", "my doctorate" by "a PhD", "Do I eat meat?" by "I'm vegetarian"
+@lru_cache(maxsize=1)
+def _thesaurus() -> dict:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
+    """Each group's phrases as their terms (a phrase holds all its terms), stemmed when a question
+    first asks: never at import."""
+    groups = []
+    for domain in _thesaurus()["groups"].values():
+        for group in domain:
+            phrases = tuple(dict.fromkeys(frozenset(tokenize(p)) for p in _split(group)))
+            phrases = tuple(p for p in phrases if p)
+            if len(phrases) > 1:
+                groups.append(phrases)
+    return tuple(groups)
+
+
+@lru_cache(maxsize=1)
+def _groups_by_term() -> dict[str, tuple[int, ...]]:
+    found: dict[str, list[int]] = {}
+    for at, group in enumerate(synonym_groups()):
+        for phrase in group:
+            for term in phrase:
+                if at not in found.setdefault(term, []):
+                    found[term].append(at)
+    return {term: tuple(ats) for term, ats in found.items()}
+
+
+def asked_synonyms(terms) -> tuple[tuple[frozenset[str], tuple[frozenset[str], ...]], ...]:
+    """The phrases of the thesaurus a question holds whole, each with the other phrases of its
+    group: ((asked phrase terms, (other phrase terms, ...)), ...)."""
+    held = frozenset(terms)
+    groups = synonym_groups()
+    found = []
+    for at in sorted({at for t in held for at in _groups_by_term().get(t, ())}):
+        for phrase in groups[at]:
+            if phrase <= held:
+                others = tuple(p for p in groups[at] if not p <= held)
+                if others:
+                    found.append((phrase, others))
+    return tuple(found)
+
+
+def synonym_held(asked: tuple, stated: frozenset[str]) -> frozenset[str]:
+    """The question's terms a record holds in other words: those of each asked phrase whose group
+    has another phrase all of whose terms the record states (``stated``: in clauses negating nothing)."""
+    found: set[str] = set()
+    for phrase, others in asked:
+        if any(other <= stated for other in others):
+            found |= phrase
+    return frozenset(found)
+
+
+def synonym_terms(asked: tuple) -> list[str]:
+    """Every term of the other phrases of the asked groups (to find the records stating one)."""
+    return sorted({t for _, others in asked for other in others for t in other})
