@@ -231,7 +231,9 @@ def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
     groups = []
     for domain in _thesaurus()["groups"].values():
         for group in domain:
-            phrases = tuple(dict.fromkeys(frozenset(tokenize(p)) for p in _split(group)))
+            # a phrase read as fewer words than it has is another word ("work out" would be "work")
+            phrases = tuple(dict.fromkeys(frozenset(tokenize(p)) for p in _split(group)
+                                          if len(p.split()) == 1 or len(tokenize(p)) > 1))
             phrases = tuple(p for p in phrases if p)
             if len(phrases) > 1:
                 groups.append(phrases)
