@@ -716,6 +716,44 @@ def _relation_terms(word: str) -> set[str]:
     return set(tokenize(word)) & _RELATIONS
 
 
+def _kin_groups(space: SearchSpace, question: str) -> dict[str, frozenset[str]]:
+    """``kinship_model``: the question's words of a relation's lexicon group whose other words the
+    scope holds ("my bird" / "My budgie is called Kiwi"), with those words."""
+    groups = lexicon.relation_groups()
+    found = {}
+    for term in dict.fromkeys(tokenize(question)):
+        others = groups.get(term)
+        if others and any(space.index.df(other) for other in others):
+            found[term] = others
+    return found
+
+
+_NAMED_THING = _Lazy(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)\s+(?:called|named|'s\s+name)\b")
+
+
+def _named_things(question: str, caller: str, forms: bool) -> frozenset[str]:
+    """``kinship_model``: a thing of the owner's whose name is asked ("What's my dog called?"): not a
+    relation, an attribute or the owner's own words."""
+    own = set(tokenize(_folded(caller))) | _OWNER_WORDS
+    found = set()
+    for hit in _NAMED_THING.finditer(question.replace("\u2019", "'")):
+        terms = tokenize(hit.group(1))
+        if len(terms) == 1 and terms[0] not in _RELATIONS | _ATTRIBUTES | own:
+            found.add(base_term(terms[0]) if forms else terms[0])
+    return frozenset(found)
+
+
+def _states_other_owned(statement: str, things: frozenset[str]) -> bool:
+    """``kinship_model``: whether a statement names a thing of the owner's ("my budgie") that is none
+    of ``things`` nor a relation: it is about that thing, not the one asked."""
+    for hit in _OWNED_THING.finditer(statement.replace("\u2019", "'")):
+        terms = set(tokenize(hit.group(1)))
+        if len(terms) == 1 and not terms & (things | _RELATIONS | _ATTRIBUTES) and \
+                hit.group(1).lower() not in ("favourite", "favorite", "own", "first", "last", "full", "home"):
+            return True
+    return False
+
+
 def _names_a_thing(possessor: set[str], owned: str) -> bool:
     return bool(possessor & _THING_POSSESSORS) or bool(set(tokenize(owned)) & _THING_OWNED)
 
@@ -889,7 +927,7 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 # and coverage tests, never by a search's scores
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
                   forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
-                  residence: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  kinship: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -906,15 +944,18 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     ``synonyms`` (``everyday_thesaurus``): a phrase of the packaged thesaurus the question holds whole
     is held by another phrase of its group the record states in a clause that negates nothing ("How
     much do I earn?" / "My salary is ..."; not "I used to be vegetarian" for "Do I eat meat?").
-    ``residence`` (``kinship_model``): the verb of "Where does my sister live?" is held by a place
-    the record names in a clause negating nothing ("My sister Marta is a midwife in Gdańsk"); whose
+    ``kinship`` (``kinship_model``): a relation is asked by its word, not a word stemming alike ("my
+    doctorate" asks no doctor), and the verb of "Where does my sister live?" is held by a place the
+    record names in a clause negating nothing ("My sister Marta is a midwife in Gdańsk"); whose
     place it is stays the subject tests' business."""
     base = base_term if forms else (lambda t: t)
     wanted = lexicon.asked_categories(question) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
     related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
+    if kinship and related:
+        related = {t: others for t, others in related.items() if t in lexicon.relation_word_terms(question)}
     thesaurus = lexicon.asked_synonyms(tokenize(question)) if synonyms else ()
-    resides = _ASKS_RESIDENCE.match(question.replace("\u2019", "'")) if residence else None
+    resides = _ASKS_RESIDENCE.match(question.replace("\u2019", "'")) if kinship else None
     residing = frozenset(base(t) for t in tokenize(resides.group(1))) if resides else frozenset()
     if not wanted and not related and not thesaurus and not residing:
         return None
@@ -968,7 +1009,7 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
     it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
     extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
                           frozenset(weights), synonyms=features("everyday_thesaurus"),
-                          residence=features("kinship_model"))
+                          kinship=features("kinship_model"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -1082,7 +1123,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
     if features("yes_no_objects") and key_weight > 0:
         keys = keys | (yes_no_object(question) - set(tokenize(caller)))
-    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects")):
+    kinship = features("kinship_model")
+    grouped_kin = _kin_groups(space, question) if kinship else {}
+    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
+                                                                frozenset(grouped_kin)):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -1177,6 +1221,13 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     asked_folded = frozenset(_folded(t) for t in asked) | linked
     things, quantity = _asked_predicate(question, forms) if features("predicate_required") else (frozenset(), False)
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
+    # ``kinship_model``: "What's my dog called?" asks the dog's name, which "My budgie is called Kiwi" does
+    # not give: the thing asked, in its own words, its group's ("my bird": budgie) or the thesaurus'
+    named_things = _named_things(question, caller, forms) if kinship else frozenset()
+    if named_things:
+        named_things = named_things | frozenset().union(*(grouped_kin.get(t, frozenset()) for t in named_things)) \
+            | frozenset(lexicon.synonym_terms(lexicon.asked_synonyms(named_things)))
+        owned = owned | named_things
     said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
         (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
@@ -1188,7 +1239,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     # ``kinship_model``: relations named side by side ("my mum and dad") are held by the general word
     # of their lexicon group ("My parents live in Toruń"), as one of them is
     kin = frozenset().union(*(_relation_others(t, True) for t in speakers if t in _RELATIONS)) \
-        if features("kinship_model") and speakers else frozenset()
+        if kinship and speakers else frozenset()
 
     def measure(record_id: str) -> float:
         if typed and not states_value(typed, space.records[record_id]["statement"]):
@@ -1230,6 +1281,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+            if named_things and stated.isdisjoint(named_things) and _states_other_owned(
+                    space.records[record_id]["statement"], named_things):
+                return 0.0   # ``kinship_model``: "My budgie is called Kiwi" is not about "my dog"
         if favourite and _states_other_favourite(space, record_id, favourite, forms):
             return 0.0   # ``favourite_objects``: "favourite author" does not answer "my favourite film"
         if compound and _modifies_other_head(space, record_id, compound, forms):
@@ -1245,7 +1299,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             stated = _with_bases(stated) if forms else stated
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
-        if naming and _names_relation(space, record_id, caller, required, links, copular):
+        if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (_clauses_about if clauses else _sentences_about)(space, record_id, speakers)
@@ -1522,14 +1576,18 @@ _NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
-                    links: dict[str, frozenset[str]], copular: bool = False) -> bool:
+                    links: dict[str, frozenset[str]], copular: bool = False, kin: bool = False) -> bool:
     """Whether the record gives a name to a relation the question asks about ("My sister Maria is
     visiting" for "What is my sister's name?"), in a fact or a conversation turn. ``copular``
-    (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka."."""
+    (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka.".
+    ``kin`` (``kinship_model``): also a word of a relation's lexicon group ("teenagers") and the
+    names after a count the owner has ("I have two teenagers, Kuba ... and Lena": ``_kin_names``)."""
     asked = {term: {term} | set(links.get(term, frozenset())) for term in required}
     pairs = _relation_names(space.records[record_id]["statement"], caller)
     if copular:
         pairs = pairs | _copular_names(space.records[record_id]["statement"], caller)
+    if kin:
+        pairs = pairs | _kin_names(space.records[record_id]["statement"], caller)
     return any(relation in words for relation, _name in pairs for words in asked.values())
 
 
@@ -1636,7 +1694,8 @@ _PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:to|at|in|on|for|from|with|during|aft
 _LY_NOUNS = frozenset({"family", "fly", "reply", "supply", "ally", "belly", "jelly", "rally", "assembly", "lily"})
 
 
-def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False) -> bool:
+def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False,
+                    known: frozenset[str] = frozenset()) -> bool:
     """Whether the thing a question asks about is qualified by a word the scope never saw, right
     before a word it did see: "When does my visa expire?" (visa, expire), "When does the chess
     club meet?" (chess, club), "my credit card PIN", "the name of my boat" (boat, name). The scope
@@ -1645,9 +1704,10 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects
     only weighs (``planner.unseen_key_weight``); prepositional phrases set the scene and are not
     read; nor are names, relations, the caller, words that say when, adjectives by their ending
     ("a temporary job", measured on LoCoMo: they were most of what it blocked wrongly), or
-    anything after an "-ly" adverb ("my yoga class usually starts")."""
+    anything after an "-ly" adverb ("my yoga class usually starts"). ``known``: words the scope
+    holds in other words (``kinship_model``: "my bird" in a scope that knows "my budgie")."""
     text = question.replace("\u2019", "'")
-    skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS
+    skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS | known
     aux_first = _AUX_FIRST.match(text) is not None
     pairs = [(owned, thing) for thing, owned in _OF_OWNED.findall(text)]
     for words in _noun_phrases(text):
@@ -2171,6 +2231,32 @@ def _relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
         if name.lower() in _NOT_NAMES:
             continue
         relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
+        if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
+            found.add((next(iter(relations)), names[0]))
+    return found
+
+
+# ``kinship_model``: "I have two teenagers, Kuba who is 16 and Lena ...", "We've got a budgie called Kiwi",
+# "The user has a son, Arjun, ..."
+_HAS_COUNTED = _Lazy(r"(?i)\b(?:i|we|(?:the\s+)?user)\s+(?:have|has|'ve|’ve)(?:\s+got)?\s+(?:a|an|one|two|three|four|"
+                     r"five|six|\d+)\s+([a-z][\w-]*)(?:,\s*|\s+(?:called|named)\s+|\s*[:(]\s*)" + r"(?-i:([A-ZÀ-ÖØ-Þ][\w-]*))")
+
+
+def _kin_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """``kinship_model``: the (relation, name) pairs a fact states with a word of a relation's lexicon
+    group ("my teenagers, Kuba ...", "my budgie Kiwi") or after a count the owner has ("I have two
+    teenagers, Kuba ..."): folded terms, as ``_relation_names`` gives them."""
+    text = statement.replace("\u2019", "'")
+    relation_first, name_first = _link_patterns(caller)
+    pairs = [(m.group(1), m.group(2)) for m in relation_first.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in name_first.finditer(text)]
+    pairs += [(m.group(1), m.group(2)) for m in _HAS_COUNTED.finditer(text)]
+    grouped = lexicon.relation_groups()
+    found = set()
+    for relation, name in pairs:
+        if name.lower() in _NOT_NAMES:
+            continue
+        relations, names = set(tokenize(relation)) & (_RELATIONS | set(grouped)), tokenize(_folded(name))
         if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
             found.add((next(iter(relations)), names[0]))
     return found
@@ -2724,7 +2810,7 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
                           forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights),
                           synonyms=lexicon_features("everyday_thesaurus"),
-                          residence=lexicon_features("kinship_model"))
+                          kinship=lexicon_features("kinship_model"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}

@@ -111,6 +111,20 @@ def relation_groups() -> dict[str, frozenset[str]]:
     return {term: frozenset(others - {term}) for term, others in found.items()}
 
 
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    return frozenset(word.lower() for group in _load()["relations"] for key in ("general", "specific", "states")
+                     for word in _split(group.get(key, "")))
+
+
+def relation_word_terms(text: str) -> frozenset[str]:
+    """The terms of the words of a text that are relation words of the lexicon themselves ("my
+    doctor", "my teenagers"), not words stemming like one ("doctorate")."""
+    return frozenset(t for word in re.findall(r"[^\W\d_][\w'-]*", text.replace("\u2019", "'"))
+                     if word.lower().removesuffix("'s").removesuffix("'") in _relation_words()
+                     for t in tokenize(word))
+
+
 # the words after which a category word asks for a member: "which city", "any pets", "what kind of
 # music", "my favourite sport", or one word later ("which football team")
 _ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?|parts?)\s+of\s+(?:the\s+)?)?"
@@ -226,14 +240,17 @@ def _thesaurus() -> dict:
 
 @lru_cache(maxsize=1)
 def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
-    """Each group's phrases as their terms (a phrase holds all its terms), stemmed when a question
-    first asks: never at import."""
+    """Each group's phrases as their terms (a phrase holds all its terms; '@job' the members of the
+    category job), stemmed when a question first asks: never at import."""
     groups = []
     for domain in _thesaurus()["groups"].values():
         for group in domain:
             # a phrase read as fewer words than it has is another word ("work out" would be "work")
-            phrases = tuple(dict.fromkeys(frozenset(tokenize(p)) for p in _split(group)
-                                          if len(p.split()) == 1 or len(tokenize(p)) > 1))
+            words = _split(group)
+            phrases = tuple(dict.fromkeys(
+                [frozenset(tokenize(p)) for p in words if not p.startswith("@")
+                 and (len(p.split()) == 1 or len(tokenize(p)) > 1)]
+                + [member for p in words if p.startswith("@") for member in _members(p[1:])]))
             phrases = tuple(p for p in phrases if p)
             if len(phrases) > 1:
                 groups.append(phrases)
