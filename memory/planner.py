@@ -955,12 +955,16 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     if kinship and related:
         related = {t: others for t, others in related.items() if t in lexicon.relation_word_terms(question)}
     thesaurus = lexicon.asked_synonyms(tokenize(question)) if synonyms else ()
+    parts = lexicon.asked_parts(question) if synonyms and categories else {}
+    if parts:   # "Which part of town ...": a place in town, the part named by it
+        wanted = {**wanted, **{t: lexicon.categories()[t] for t in parts}}
     resides = _ASKS_RESIDENCE.match(question.replace("\u2019", "'")) if kinship else None
     residing = frozenset(base(t) for t in tokenize(resides.group(1))) if resides else frozenset()
     if not wanted and not related and not thesaurus and not residing:
         return None
     places = any(category.place for category in wanted.values())
-    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related}
+    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related} \
+        - {base(t) for part in parts.values() for t in part}
     refusing = lexicon.negates(question)
 
     def positive(record_id: str) -> frozenset[str]:
@@ -992,6 +996,7 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
             found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
                                                                space.records[record_id]["statement"] if more else "")
                       if more or not (refusing or wanted[t].place or wanted[t].strict)}
+            found |= {base(t) for term, part in parts.items() if base(term) in found for t in part}
         for term, others in related.items():
             if not others.isdisjoint(held & stated):
                 found.add(base(term))

@@ -127,11 +127,28 @@ def relation_word_terms(text: str) -> frozenset[str]:
 
 # the words after which a category word asks for a member: "which city", "any pets", "what kind of
 # music", "my favourite sport", or one word later ("which football team")
-_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?|parts?)\s+of\s+(?:the\s+)?)?"
+_ASKED = re.compile(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
                     r"([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
 # a word after what/which that is no modifier of a category word: "What do you grow?", "Which is ..."
 _NOT_MODIFIERS = frozenset("do does did is are was were am has have had can could will would should shall may might "
                            "must i you he she we they my your his her our their the a an".split())
+
+
+# ``everyday_thesaurus``: "Which part of town ...", "What area of the city ..." ask a place in it
+_ASKED_PART = re.compile(r"(?i)\b(?:what|which)\s+(parts?|areas?|end)\s+of\s+(?:the\s+)?([^\W\d_][\w'-]*)")
+
+
+def asked_parts(question: str) -> dict[str, frozenset[str]]:
+    """``everyday_thesaurus``: the place categories a question asks a part of ("Which part of town
+    is my home in?"), by the term naming each, with the terms of the word naming the part: a
+    place the record names holds both."""
+    known = categories()
+    found = {}
+    for hit in _ASKED_PART.finditer(question.replace("\u2019", "'")):
+        terms = tokenize(hit.group(2))
+        if len(terms) == 1 and terms[0] in known and known[terms[0]].place:
+            found[terms[0]] = frozenset(tokenize(hit.group(1)))
+    return found
 
 
 def asked_categories(question: str) -> dict[str, Category]:
