@@ -984,7 +984,9 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
         stated = positive(record_id)
         found = set()
-        if thesaurus:
+        if thesaurus and not _is_turn(space.records[record_id]):
+            # a conversation turn is read in its own words: a long reply holds a synonym of most
+            # things in passing ("research studies" is no "course" of mine; LongMemEval's _abs)
             found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated)}
         if residing and place(record_id):
             found |= residing
