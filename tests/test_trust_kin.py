@@ -17,8 +17,15 @@ from memory import planner
 from memory.retrieval import lexicon
 from memory.retrieval.tokenize import tokenize
 from test_planner_features import space_of
-from test_trust import fact
+from test_trust import fact as said
 from test_trust_outside import support
+
+
+def fact(ref: str, text: str) -> dict:
+    """A fact kept by an agent (``memory add``): no conversation said it."""
+    record = said(ref, text)
+    record["source"] = {"type": "explicit_user", "ref": ref, "session": None, "speaker": None}
+    return record
 
 
 def test_the_thesaurus_ships_as_package_data_and_is_general():
@@ -77,6 +84,15 @@ def test_where_a_relative_lives_is_held_by_a_place_named_of_them(tmp_path):
     assert support(space, question)["sister"] > 0.5
     assert support(space, question, off="kinship_model")["sister"] == 0.0
     assert support(space, question)["brother"] == 0.0   # a sibling of the wrong kind
+
+
+def test_a_conversation_turn_is_read_in_its_own_words(tmp_path):
+    # a long reply holds a synonym of most things in passing: the thesaurus reads facts
+    space = space_of([said("reply", "There are several recent research studies on computer vision."),
+                      fact("salary", "My salary is 47,000 a year before tax.")], tmp_path)
+    space.records["reply"]["source"]["session"] = "s1"
+    assert support(space, "What course did I take?")["reply"] == support(
+        space, "What course did I take?", off="everyday_thesaurus")["reply"]
 
 
 def test_relation_groups_know_teenagers_girlfriends_and_birds():
