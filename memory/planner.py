@@ -987,7 +987,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         if thesaurus and not _is_turn(space.records[record_id]):
             # a conversation turn is read in its own words: a long reply holds a synonym of most
             # things in passing ("research studies" is no "course" of mine; LongMemEval's _abs)
-            found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated)}
+            found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated,
+                                                             space.records[record_id]["statement"])}
         if residing and place(record_id):
             found |= residing
         if wanted:

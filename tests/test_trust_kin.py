@@ -109,3 +109,11 @@ def test_no_thesaurus_group_holds_a_relation_word():
             for phrase in lexicon._split(group):
                 terms = set(tokenize(phrase))
                 assert not (terms & planner._RELATIONS) or terms == {"doctor"}, phrase
+
+
+def test_a_job_the_thesaurus_takes_from_the_lexicon_counts_only_as_a_role(tmp_path):
+    # jobs stem like everyday words (a gardener, a garden): one counts only as a role the record gives
+    asked = lexicon.asked_synonyms(tokenize("Where does my brother work?"))
+    assert lexicon.synonym_held(asked, frozenset(tokenize("is a dentist")), "My brother is a dentist in Leeds.")
+    assert not lexicon.synonym_held(asked, frozenset(tokenize("loves his garden")), "My brother loves his garden.")
+    assert len(lexicon.synonym_groups()) == len(lexicon._groups_written())

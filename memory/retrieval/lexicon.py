@@ -256,6 +256,20 @@ def _thesaurus() -> dict:
 
 
 @lru_cache(maxsize=1)
+def _groups_written() -> tuple[frozenset[frozenset[str]], ...]:
+    """Each group's phrases as written out (not a category's members it takes by '@')."""
+    found = []
+    for domain in _thesaurus()["groups"].values():
+        for group in domain:
+            words = _split(group)
+            phrases = [frozenset(tokenize(p)) for p in words if not p.startswith("@")
+                       and (len(p.split()) == 1 or len(tokenize(p)) > 1)]
+            if len({p for p in phrases if p} | {m for p in words if p.startswith("@") for m in _members(p[1:])}) > 1:
+                found.append(frozenset(p for p in phrases if p))
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
 def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
     """Each group's phrases as their terms (a phrase holds all its terms; '@job' the members of the
     category job), stemmed when a question first asks: never at import."""
@@ -285,31 +299,52 @@ def _groups_by_term() -> dict[str, tuple[int, ...]]:
     return {term: tuple(ats) for term, ats in found.items()}
 
 
-def asked_synonyms(terms) -> tuple[tuple[frozenset[str], tuple[frozenset[str], ...]], ...]:
+def asked_synonyms(terms) -> tuple[tuple[frozenset[str], tuple[frozenset[str], ...], frozenset], ...]:
     """The phrases of the thesaurus a question holds whole, each with the other phrases of its
-    group: ((asked phrase terms, (other phrase terms, ...)), ...)."""
+    group and those of them the group writes out: ((asked phrase terms, (other phrase terms, ...),
+    written), ...)."""
     held = frozenset(terms)
-    groups = synonym_groups()
+    groups, written = synonym_groups(), _groups_written()
     found = []
     for at in sorted({at for t in held for at in _groups_by_term().get(t, ())}):
         for phrase in groups[at]:
             if phrase <= held:
                 others = tuple(p for p in groups[at] if not p <= held)
                 if others:
-                    found.append((phrase, others))
+                    found.append((phrase, others, written[at]))
     return tuple(found)
 
 
-def synonym_held(asked: tuple, stated: frozenset[str]) -> frozenset[str]:
+# a role the record gives someone: "is a dentist", "I'm a nurse", "works as a tiler", "trained as an architect"
+_STATES_ROLE = re.compile(r"(?i)(?:\b(?:is|am|are|was|were|works?|worked|working|job|trained|qualified|became|become)"
+                          r"|'m|'re)\s+(?:as\s+)?(?:a|an)\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)")
+
+
+def synonym_held(asked: tuple, stated: frozenset[str], statement: str | None = None) -> frozenset[str]:
     """The question's terms a record holds in other words: those of each asked phrase whose group
-    has another phrase all of whose terms the record states (``stated``: in clauses negating nothing)."""
+    has another phrase all of whose terms the record states (``stated``: in clauses negating nothing).
+    A category's member the group takes by '@' counts only as a role the ``statement`` gives ("is a
+    dentist", not "loves his garden" for a gardener: members stem like everyday words)."""
+    roles = None
     found: set[str] = set()
-    for phrase, others in asked:
-        if any(other <= stated for other in others):
+    for phrase, others, written in asked:
+        for other in others:
+            if not other <= stated:
+                continue
+            if other not in written:
+                if statement is None:
+                    continue
+                if roles is None:
+                    roles = [frozenset(tokenize(hit.group(1))) for hit in _STATES_ROLE.finditer(
+                        statement.replace("\u2019", "'"))]
+                if not any(other <= role for role in roles):
+                    continue
             found |= phrase
+            break
     return frozenset(found)
 
 
 def synonym_terms(asked: tuple) -> list[str]:
-    """Every term of the other phrases of the asked groups (to find the records stating one)."""
-    return sorted({t for _, others in asked for other in others for t in other})
+    """Every term of the other phrases the asked groups write out (to find the records stating one;
+    a category's members taken by '@' are read, not searched: "work" would search ~150 jobs)."""
+    return sorted({t for _, others, written in asked for other in others if other in written for t in other})
