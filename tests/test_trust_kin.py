@@ -117,3 +117,12 @@ def test_a_job_the_thesaurus_takes_from_the_lexicon_counts_only_as_a_role(tmp_pa
     assert lexicon.synonym_held(asked, frozenset(tokenize("is a dentist")), "My brother is a dentist in Leeds.")
     assert not lexicon.synonym_held(asked, frozenset(tokenize("loves his garden")), "My brother loves his garden.")
     assert len(lexicon.synonym_groups()) == len(lexicon._groups_written())
+
+
+def test_the_thesaurus_terms_are_written_out_and_current():
+    # a query reads the terms written out, never stems the thesaurus (issue 14)
+    import json
+    from importlib import resources
+    written = json.loads(resources.files("memory").joinpath("packaged", "lexicon", "thesaurus-terms.json")
+                         .read_text(encoding="utf-8"))["groups"]
+    assert written == lexicon.stemmed_thesaurus(), "run python tools/gen_thesaurus_terms.py"

@@ -255,37 +255,43 @@ def _thesaurus() -> dict:
     return json.loads(text)
 
 
-@lru_cache(maxsize=1)
-def _groups_written() -> tuple[frozenset[frozenset[str]], ...]:
-    """Each group's phrases as written out (not a category's members it takes by '@')."""
+def stemmed_thesaurus() -> list[dict]:
+    """The thesaurus' groups as terms, stemmed here (``tools/gen_thesaurus_terms.py`` writes them out
+    as ``thesaurus-terms.json``, so that no `memory query` process stems ~700 phrases): each group's
+    phrases ("phrases", lists of terms; a phrase read as fewer words than it has is another word and
+    left out: "work out" would be "work") and which of them it writes out ("written": the others are
+    a category's members taken by '@')."""
     found = []
     for domain in _thesaurus()["groups"].values():
         for group in domain:
             words = _split(group)
-            phrases = [frozenset(tokenize(p)) for p in words if not p.startswith("@")
+            written = [frozenset(tokenize(p)) for p in words if not p.startswith("@")
                        and (len(p.split()) == 1 or len(tokenize(p)) > 1)]
-            if len({p for p in phrases if p} | {m for p in words if p.startswith("@") for m in _members(p[1:])}) > 1:
-                found.append(frozenset(p for p in phrases if p))
-    return tuple(found)
+            phrases = [p for p in dict.fromkeys(
+                written + [member for p in words if p.startswith("@") for member in _members(p[1:])]) if p]
+            if len(phrases) > 1:
+                found.append({"phrases": [sorted(p) for p in phrases],
+                              "written": [at for at, p in enumerate(phrases) if p in set(written)]})
+    return found
+
+
+@lru_cache(maxsize=1)
+def _stemmed() -> list[dict]:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus-terms.json").read_text(encoding="utf-8")
+    return json.loads(text)["groups"]
+
+
+@lru_cache(maxsize=1)
+def _groups_written() -> tuple[frozenset[frozenset[str]], ...]:
+    """Each group's phrases as written out (not a category's members it takes by '@')."""
+    return tuple(frozenset(frozenset(group["phrases"][at]) for at in group["written"]) for group in _stemmed())
 
 
 @lru_cache(maxsize=1)
 def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
     """Each group's phrases as their terms (a phrase holds all its terms; '@job' the members of the
-    category job), stemmed when a question first asks: never at import."""
-    groups = []
-    for domain in _thesaurus()["groups"].values():
-        for group in domain:
-            # a phrase read as fewer words than it has is another word ("work out" would be "work")
-            words = _split(group)
-            phrases = tuple(dict.fromkeys(
-                [frozenset(tokenize(p)) for p in words if not p.startswith("@")
-                 and (len(p.split()) == 1 or len(tokenize(p)) > 1)]
-                + [member for p in words if p.startswith("@") for member in _members(p[1:])]))
-            phrases = tuple(p for p in phrases if p)
-            if len(phrases) > 1:
-                groups.append(phrases)
-    return tuple(groups)
+    category job), read as written out by ``tools/gen_thesaurus_terms.py``: never stemmed in a query."""
+    return tuple(tuple(frozenset(p) for p in group["phrases"]) for group in _stemmed())
 
 
 @lru_cache(maxsize=1)
