@@ -654,7 +654,7 @@ def _speaker_terms(speaker: str) -> frozenset:
 
 def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
                   persons_only: bool = False, relations_too: bool = False,
-                  roles_out: bool = False) -> tuple[list[str], list[str]]:
+                  roles_out: bool = False, whole_words: bool = False) -> tuple[list[str], list[str]]:
     """What the question is about, which evidence must hold: (every possessor in it but the
     caller, and what the caller possesses — "Carla's sister's dog" asked by Carla -> sister,
     "Akira's son" asked by Akira -> son; at least one of the scope's
@@ -668,19 +668,24 @@ def subject_terms(space: SearchSpace, question: str, caller: str = "", *,
 
     ``roles_out`` (the ``role_possessors`` feature): a possessor that is neither a name nor a
     relation ("the contractor's quote", "the dog's bowl") describes the thing asked about; it is
-    not a subject every record must hold ("His quote is 26,000" answers)."""
+    not a subject every record must hold ("His quote is 26,000" answers).
+
+    ``whole_words`` (``kinship_model``): a relation is named by its word, not by a word stemming
+    alike ("my doctorate" is no "my doctor": ``_relation_terms``)."""
     # the same for each setup of the support test of one question (``SearchSpace.asked``)
     cache = space.asked("subject_terms")
-    key = (question, caller, persons_only, relations_too, roles_out, len(space.records), len(space.index))
+    key = (question, caller, persons_only, relations_too, roles_out, whole_words, len(space.records), len(space.index))
     known = cache.get(key)
     if known is None:
-        known = cache[key] = _subject_terms(space, question, caller, persons_only, relations_too, roles_out)
+        known = cache[key] = _subject_terms(space, question, caller, persons_only, relations_too, roles_out,
+                                                  whole_words)
     return list(known[0]), list(known[1])
 
 
 def _subject_terms(space: SearchSpace, question: str, caller: str, persons_only: bool, relations_too: bool,
-                   roles_out: bool) -> tuple[list[str], list[str]]:
+                   roles_out: bool, whole_words: bool) -> tuple[list[str], list[str]]:
     text = _folded(question.replace("\u2019", "'"))
+    relation_terms = _relation_terms if whole_words else (lambda word: set(tokenize(word)) & _RELATIONS)
     own = set(tokenize(_folded(caller))) | _OWNER_WORDS
     by_term = {_folded(term) for term in space.speakers()}
     capitalized = " ".join(w for w in text.split() if w[:1].isupper())
@@ -694,15 +699,66 @@ def _subject_terms(space: SearchSpace, question: str, caller: str, persons_only:
             continue
         # "Akira's son" asked by Akira is "my son": the relation is the subject; "Zoe's husband"
         # asked by anyone else is about the husband as well as Zoe (``relation_subjects``)
-        relation = set(tokenize(owned)) & _RELATIONS
+        relation = relation_terms(owned)
         possessive |= relation if terms and terms <= own else (terms | relation if relations_too else terms)
     for owned in _FIRST_PERSON.findall(text):
-        possessive |= set(tokenize(owned)) & _RELATIONS
+        possessive |= relation_terms(owned)
     alternatives = _coordinated_relations(text) if persons_only else set()
     possessive = sorted(possessive - own - set(speakers) - alternatives)
     if alternatives - own:
         speakers = sorted(set(speakers) | (alternatives - own))
     return possessive, speakers
+
+
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    return frozenset(_RELATIONS_TEXT.split())
+
+
+def _relation_terms(word: str) -> set[str]:
+    """``kinship_model``: the relation term of a word that is a relation word itself ("sister",
+    "fiancé"), none for a word only stemming like one ("doctorate", "parenting", "kidding")."""
+    if _folded(word.lower()) not in _relation_words():
+        return set()
+    return set(tokenize(word)) & _RELATIONS
+
+
+def _kin_groups(space: SearchSpace, question: str) -> dict[str, frozenset[str]]:
+    """``kinship_model``: the question's words of a relation's lexicon group whose other words the
+    scope holds ("my bird" / "My budgie is called Kiwi"), with those words."""
+    groups = lexicon.relation_groups()
+    found = {}
+    for term in dict.fromkeys(tokenize(question)):
+        others = groups.get(term)
+        if others and any(space.index.df(other) for other in others):
+            found[term] = others
+    return found
+
+
+_NAMED_THING = _Lazy(r"(?i)\b(?:my|our)\s+([^\W\d_][\w-]*)\s+(?:called|named|'s\s+name)\b")
+
+
+def _named_things(question: str, caller: str, forms: bool) -> frozenset[str]:
+    """``kinship_model``: a thing of the owner's whose name is asked ("What's my dog called?"): not a
+    relation, an attribute or the owner's own words."""
+    own = set(tokenize(_folded(caller))) | _OWNER_WORDS
+    found = set()
+    for hit in _NAMED_THING.finditer(question.replace("\u2019", "'")):
+        terms = tokenize(hit.group(1))
+        if len(terms) == 1 and terms[0] not in _RELATIONS | _ATTRIBUTES | own:
+            found.add(base_term(terms[0]) if forms else terms[0])
+    return frozenset(found)
+
+
+def _states_other_owned(statement: str, things: frozenset[str]) -> bool:
+    """``kinship_model``: whether a statement names a thing of the owner's ("my budgie") that is none
+    of ``things`` nor a relation: it is about that thing, not the one asked."""
+    for hit in _OWNED_THING.finditer(statement.replace("\u2019", "'")):
+        terms = set(tokenize(hit.group(1)))
+        if len(terms) == 1 and not terms & (things | _RELATIONS | _ATTRIBUTES) and \
+                hit.group(1).lower() not in ("favourite", "favorite", "own", "first", "last", "full", "home"):
+            return True
+    return False
 
 
 def _names_a_thing(possessor: set[str], owned: str) -> bool:
@@ -877,8 +933,8 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 # ``class_lexicon`` / ``relation_lexicon``: the packaged lexicon (``retrieval.lexicon``) read by the support
 # and coverage tests, never by a search's scores
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
-                  forms: bool = False, asked: frozenset[str] | None = None
-                  ) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
+                  kinship: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -891,15 +947,31 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     holding some of what else the question asks ("Which city do I work in?" is not answered by "I
     live in Lyon", "Which team did Tim sign with?" by "I'm a fan of the Lakers"), and so does a member
     of a category whose members are names (team, car, country: ``Category.strict``) or when the
-    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...")."""
+    question asks a refusal of it ("What drink do I avoid?" / "My favourite wine is ...").
+    ``synonyms`` (``everyday_thesaurus``): a phrase of the packaged thesaurus the question holds whole
+    is held by another phrase of its group the record states in a clause that negates nothing ("How
+    much do I earn?" / "My salary is ..."; not "I used to be vegetarian" for "Do I eat meat?").
+    ``kinship`` (``kinship_model``): a relation is asked by its word, not a word stemming alike ("my
+    doctorate" asks no doctor), and the verb of "Where does my sister live?" is held by a place the
+    record names in a clause negating nothing ("My sister Marta is a midwife in Gdańsk"); whose
+    place it is stays the subject tests' business."""
     base = base_term if forms else (lambda t: t)
     wanted = lexicon.asked_categories(question) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
     related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
-    if not wanted and not related:
+    if kinship and related:
+        related = {t: others for t, others in related.items() if t in lexicon.relation_word_terms(question)}
+    thesaurus = lexicon.asked_synonyms(tokenize(question)) if synonyms else ()
+    parts = lexicon.asked_parts(question) if synonyms and categories else {}
+    if parts:   # "Which part of town ...": a place in town, the part named by it
+        wanted = {**wanted, **{t: lexicon.categories()[t] for t in parts}}
+    resides = _ASKS_RESIDENCE.match(question.replace("\u2019", "'")) if kinship else None
+    residing = frozenset(base(t) for t in tokenize(resides.group(1))) if resides else frozenset()
+    if not wanted and not related and not thesaurus and not residing:
         return None
     places = any(category.place for category in wanted.values())
-    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related}
+    rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related} \
+        - {base(t) for part in parts.values() for t in part}
     refusing = lexicon.negates(question)
 
     def positive(record_id: str) -> frozenset[str]:
@@ -919,14 +991,22 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
         stated = positive(record_id)
         found = set()
+        if thesaurus and not _is_turn(space.records[record_id]):
+            # a conversation turn is read in its own words: a long reply holds a synonym of most
+            # things in passing ("research studies" is no "course" of mine; LongMemEval's _abs)
+            found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated,
+                                                             space.records[record_id]["statement"])}
+        if residing and place(record_id):
+            found |= residing
         if wanted:
-            more = not rest or not rest.isdisjoint(held)   # the record holds some of what else is asked
+            more = not rest or not rest.isdisjoint(held | found)   # the record holds some of what else is asked
             # a place or a name after the category's verb ("supports Legia") is read from a capital
             # letter, not from a word the lexicon lists: it counts only with some of the rest held
             named_place = places and more and place(record_id)
             found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
                                                                space.records[record_id]["statement"] if more else "")
                       if more or not (refusing or wanted[t].place or wanted[t].strict)}
+            found |= {base(t) for term, part in parts.items() if base(term) in found for t in part}
         for term, others in related.items():
             if not others.isdisjoint(held & stated):
                 found.add(base(term))
@@ -934,12 +1014,17 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     return held_terms
 
 
+# ``kinship_model``: "Where does my sister live?", "Where are my parents based?"
+_ASKS_RESIDENCE = _Lazy(r"(?i)^\W*where\b.*?\b(live|lives|living|lived|based|stay|stays|staying|reside|resides)\b")
+
+
 def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace, question: str, features,
                    forms: bool, weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
     """(held, record_id) -> ``share`` of what the record holds, with the category and relation terms
     it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
     extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
-                          frozenset(weights))
+                          frozenset(weights), synonyms=features("everyday_thesaurus"),
+                          kinship=features("kinship_model"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -1039,7 +1124,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         question = without_idioms(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
                                         relations_too=features("relation_subjects"),
-                                        roles_out=features("role_possessors"))
+                                        roles_out=features("role_possessors"),
+                                        whole_words=features("kinship_model"))
                           if features("subject_attribution") else ([], []))
     if features("named_subjects"):
         # the people the question names that the scope knows are subjects, like a relation: a
@@ -1064,7 +1150,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     terms, names, entity_weight, keys, key_weight = _coverage_terms(question, caller, settings)
     if features("yes_no_objects") and key_weight > 0:
         keys = keys | (yes_no_object(question) - set(tokenize(caller)))
-    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects")):
+    kinship = features("kinship_model")
+    grouped_kin = _kin_groups(space, question) if kinship else {}
+    if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
+                                                                frozenset(grouped_kin)):
         return lambda record_id: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -1170,6 +1259,13 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     owned = _owned_things(question, caller, forms) if features("owned_subjects") else frozenset()
     if owned and attribute:   # "my time in the Bath half" asks an attribute of mine, no thing I own
         owned = owned - _ATTRIBUTE_TERMS[attribute]
+    # ``kinship_model``: "What's my dog called?" asks the dog's name, which "My budgie is called Kiwi" does
+    # not give: the thing asked, in its own words, its group's ("my bird": budgie) or the thesaurus'
+    named_things = _named_things(question, caller, forms) if kinship else frozenset()
+    if named_things:
+        named_things = named_things | frozenset().union(*(grouped_kin.get(t, frozenset()) for t in named_things)) \
+            | frozenset(lexicon.synonym_terms(lexicon.asked_synonyms(named_things)))
+        owned = owned | named_things
     said_of, said = yes_no_predicate(question, caller, forms) if features("yes_no_predicates") else \
         (frozenset(), frozenset())
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
@@ -1181,6 +1277,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     persons = features("turn_persons")
     # ``caller_clauses``: a question about the caller alone is supported by a turn's pieces about them
     callers = sorted(mine) if mine and not required and features("caller_clauses") else []
+    # ``kinship_model``: relations named side by side ("my mum and dad") are held by the general word
+    # of their lexicon group ("My parents live in Toruń"), as one of them is
+    kin = frozenset().union(*(_relation_others(t, True) for t in speakers if t in _RELATIONS)) \
+        if kinship and speakers else frozenset()
 
     def measure(record_id: str) -> float:
         if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
@@ -1196,7 +1296,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
                        or (term in referred and term in _antecedent_terms(space, record_id)) for term in required):
                 return 0.0
-            if speakers and held.isdisjoint(speakers) and not (pronouns and _addressed(space, record_id, speakers)):
+            if speakers and held.isdisjoint(speakers) and held.isdisjoint(kin) \
+                    and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
         if anyone and anyone.isdisjoint(_held_terms(space, record_id)):
             return 0.0   # ``turn_persons``: about none of the people the question names
@@ -1226,6 +1327,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if owned and stated.isdisjoint(owned) and _OWNER_FIRST_PERSON.search(
                     space.records[record_id]["statement"].replace("\u2019", "'")):
                 return 0.0   # ``owned_subjects``: "I'm allergic to peanuts" is not about "my cat"
+            if named_things and stated.isdisjoint(named_things) and _states_other_owned(
+                    space.records[record_id]["statement"], named_things):
+                return 0.0   # ``kinship_model``: "My budgie is called Kiwi" is not about "my dog"
         if favourite and _states_other_favourite(space, record_id, favourite, forms):
             return 0.0   # ``favourite_objects``: "favourite author" does not answer "my favourite film"
         if compound and _modifies_other_head(space, record_id, compound, forms):
@@ -1241,7 +1345,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             stated = _with_bases(stated) if forms else stated
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
-        if naming and _names_relation(space, record_id, caller, required, links, copular):
+        if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (person_clauses_about if clauses and persons and _names_person_subject(space, record_id)
@@ -1737,14 +1841,18 @@ _NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
-                    links: dict[str, frozenset[str]], copular: bool = False) -> bool:
+                    links: dict[str, frozenset[str]], copular: bool = False, kin: bool = False) -> bool:
     """Whether the record gives a name to a relation the question asks about ("My sister Maria is
     visiting" for "What is my sister's name?"), in a fact or a conversation turn. ``copular``
-    (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka."."""
+    (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka.".
+    ``kin`` (``kinship_model``): also a word of a relation's lexicon group ("teenagers") and the
+    names after a count the owner has ("I have two teenagers, Kuba ... and Lena": ``_kin_names``)."""
     asked = {term: {term} | set(links.get(term, frozenset())) for term in required}
     pairs = _relation_names(space.records[record_id]["statement"], caller)
     if copular:
         pairs = pairs | _copular_names(space.records[record_id]["statement"], caller)
+    if kin:
+        pairs = pairs | _kin_names(space.records[record_id]["statement"], caller)
     return any(relation in words for relation, _name in pairs for words in asked.values())
 
 
@@ -1851,7 +1959,8 @@ _PREPOSITION_BEFORE = _Lazy(r"(?i)\b(?:to|at|in|on|for|from|with|during|after|be
 _LY_NOUNS = frozenset({"family", "fly", "reply", "supply", "ally", "belly", "jelly", "rally", "assembly", "lily"})
 
 
-def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False) -> bool:
+def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects: bool = False,
+                    known: frozenset[str] = frozenset()) -> bool:
     """Whether the thing a question asks about is qualified by a word the scope never saw, right
     before a word it did see: "When does my visa expire?" (visa, expire), "When does the chess
     club meet?" (chess, club), "my credit card PIN", "the name of my boat" (boat, name). The scope
@@ -1860,9 +1969,10 @@ def unseen_modifier(space: SearchSpace, question: str, caller: str = "", objects
     only weighs (``planner.unseen_key_weight``); prepositional phrases set the scene and are not
     read; nor are names, relations, the caller, words that say when, adjectives by their ending
     ("a temporary job", measured on LoCoMo: they were most of what it blocked wrongly), or
-    anything after an "-ly" adverb ("my yoga class usually starts")."""
+    anything after an "-ly" adverb ("my yoga class usually starts"). ``known``: words the scope
+    holds in other words (``kinship_model``: "my bird" in a scope that knows "my budgie")."""
     text = question.replace("\u2019", "'")
-    skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS
+    skip = set(tokenize(caller)) | _OWNER_WORDS | _RELATIONS | _WHEN_TERMS | known
     aux_first = _AUX_FIRST.match(text) is not None
     pairs = [(owned, thing) for thing, owned in _OF_OWNED.findall(text)]
     for words in _noun_phrases(text):
@@ -2438,6 +2548,32 @@ def _relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
         if name.lower() in _NOT_NAMES:
             continue
         relations, names = set(tokenize(relation)) & _RELATIONS, tokenize(_folded(name))
+        if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
+            found.add((next(iter(relations)), names[0]))
+    return found
+
+
+# ``kinship_model``: "I have two teenagers, Kuba who is 16 and Lena ...", "We've got a budgie called Kiwi",
+# "The user has a son, Arjun, ..."
+_HAS_COUNTED = _Lazy(r"(?i)\b(?:i|we|(?:the\s+)?user)\s+(?:have|has|'ve|’ve)(?:\s+got)?\s+(?:a|an|one|two|three|four|"
+                     r"five|six|\d+)\s+([a-z][\w-]*)(?:,\s*|\s+(?:called|named)\s+|\s*[:(]\s*)" + r"(?-i:([A-ZÀ-ÖØ-Þ][\w-]*))")
+
+
+def _kin_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """``kinship_model``: the (relation, name) pairs a fact states with a word of a relation's lexicon
+    group ("my teenagers, Kuba ...", "my budgie Kiwi") or after a count the owner has ("I have two
+    teenagers, Kuba ..."): folded terms, as ``_relation_names`` gives them."""
+    text = statement.replace("\u2019", "'")
+    relation_first, name_first = _link_patterns(caller)
+    pairs = [(m.group(1), m.group(2)) for m in relation_first.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in name_first.finditer(text)]
+    pairs += [(m.group(1), m.group(2)) for m in _HAS_COUNTED.finditer(text)]
+    grouped = lexicon.relation_groups()
+    found = set()
+    for relation, name in pairs:
+        if name.lower() in _NOT_NAMES:
+            continue
+        relations, names = set(tokenize(relation)) & (_RELATIONS | set(grouped)), tokenize(_folded(name))
         if len(relations) == 1 and len(names) == 1 and names[0] not in _TIME_WORDS:
             found.add((next(iter(relations)), names[0]))
     return found
@@ -3159,7 +3295,9 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
         return covers
     weights = _term_weights(space, *_coverage_terms(question, caller, settings))
     extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
-                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights))
+                          forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights),
+                          synonyms=lexicon_features("everyday_thesaurus"),
+                          kinship=lexicon_features("kinship_model"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}
@@ -3435,6 +3573,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
         groups = lexicon.relation_groups()
         members |= {word for t in terms for word in groups.get(t, ())}
+    if features("everyday_thesaurus"):   # and the other words of an everyday thing asked ("earn": salary, wage)
+        members |= set(lexicon.synonym_terms(lexicon.asked_synonyms(terms)))
     if members:
         members = sorted(members)
         hits = space.search(members, per_search)

@@ -45,7 +45,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "class_lexicon", "relation_lexicon", "relation_is_name", "yes_no_names",
                       "named_months", "dated_records", "change_starts", "period_activity", "recurring_times",
                       "then_links_first",
-                      "asked_attributes", "value_units", "head_members")
+                      "asked_attributes", "value_units", "head_members",
+                      "everyday_thesaurus", "kinship_model")
 
 
 def enum(values):

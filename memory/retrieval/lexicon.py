@@ -118,6 +118,20 @@ def relation_groups() -> dict[str, frozenset[str]]:
     return {term: frozenset(others - {term}) for term, others in found.items()}
 
 
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    return frozenset(word.lower() for group in _load()["relations"] for key in ("general", "specific", "states")
+                     for word in _split(group.get(key, "")))
+
+
+def relation_word_terms(text: str) -> frozenset[str]:
+    """The terms of the words of a text that are relation words of the lexicon themselves ("my
+    doctor", "my teenagers"), not words stemming like one ("doctorate")."""
+    return frozenset(t for word in re.findall(r"[^\W\d_][\w'-]*", text.replace("\u2019", "'"))
+                     if word.lower().removesuffix("'s").removesuffix("'") in _relation_words()
+                     for t in tokenize(word))
+
+
 # the words after which a category word asks for a member: "which city", "any pets", "what kind of
 # music", "my favourite sport", or one word later ("which football team")
 _ASKED = Lazy(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
@@ -125,6 +139,23 @@ _ASKED = Lazy(r"(?i)\b(?:what|which|whatever|any|favou?rite)\s+(?:(?:kinds?|type
 # a word after what/which that is no modifier of a category word: "What do you grow?", "Which is ..."
 _NOT_MODIFIERS = frozenset("do does did is are was were am has have had can could will would should shall may might "
                            "must i you he she we they my your his her our their the a an".split())
+
+
+# ``everyday_thesaurus``: "Which part of town ...", "What area of the city ..." ask a place in it
+_ASKED_PART = re.compile(r"(?i)\b(?:what|which)\s+(parts?|areas?|end)\s+of\s+(?:the\s+)?([^\W\d_][\w'-]*)")
+
+
+def asked_parts(question: str) -> dict[str, frozenset[str]]:
+    """``everyday_thesaurus``: the place categories a question asks a part of ("Which part of town
+    is my home in?"), by the term naming each, with the terms of the word naming the part: a
+    place the record names holds both."""
+    known = categories()
+    found = {}
+    for hit in _ASKED_PART.finditer(question.replace("\u2019", "'")):
+        terms = tokenize(hit.group(2))
+        if len(terms) == 1 and terms[0] in known and known[terms[0]].place:
+            found[terms[0]] = frozenset(tokenize(hit.group(1)))
+    return found
 
 
 def asked_categories(question: str) -> dict[str, Category]:
@@ -222,3 +253,113 @@ def _names_after(pattern: Lazy, statement: str) -> bool:
 def member_terms(asked: dict[str, Category]) -> list[str]:
     """Every term of the members of the asked categories (to find the records naming one)."""
     return sorted({t for category in asked.values() for member in category.members for t in member})
+
+
+# ``features.everyday_thesaurus``: the packaged groups of everyday words that stand for each other in a
+# question about one's own life (``memory/packaged/lexicon/thesaurus.json``): "How much do I earn?" is
+# held by "My salary is 47,000 a year", "my doctorate" by "a PhD", "Do I eat meat?" by "I'm vegetarian"
+@lru_cache(maxsize=1)
+def _thesaurus() -> dict:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def stemmed_thesaurus() -> list[dict]:
+    """The thesaurus' groups as terms, stemmed here (``tools/gen_thesaurus_terms.py`` writes them out
+    as ``thesaurus-terms.json``, so that no `memory query` process stems ~700 phrases): each group's
+    phrases ("phrases", lists of terms; a phrase read as fewer words than it has is another word and
+    left out: "work out" would be "work") and which of them it writes out ("written": the others are
+    a category's members taken by '@')."""
+    found = []
+    for domain in _thesaurus()["groups"].values():
+        for group in domain:
+            words = _split(group)
+            written = [frozenset(tokenize(p)) for p in words if not p.startswith("@")
+                       and (len(p.split()) == 1 or len(tokenize(p)) > 1)]
+            phrases = [p for p in dict.fromkeys(
+                written + [member for p in words if p.startswith("@") for member in _members(p[1:])]) if p]
+            if len(phrases) > 1:
+                found.append({"phrases": [sorted(p) for p in phrases],
+                              "written": [at for at, p in enumerate(phrases) if p in set(written)]})
+    return found
+
+
+@lru_cache(maxsize=1)
+def _stemmed() -> list[dict]:
+    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus-terms.json").read_text(encoding="utf-8")
+    return json.loads(text)["groups"]
+
+
+@lru_cache(maxsize=1)
+def _groups_written() -> tuple[frozenset[frozenset[str]], ...]:
+    """Each group's phrases as written out (not a category's members it takes by '@')."""
+    return tuple(frozenset(frozenset(group["phrases"][at]) for at in group["written"]) for group in _stemmed())
+
+
+@lru_cache(maxsize=1)
+def synonym_groups() -> tuple[tuple[frozenset[str], ...], ...]:
+    """Each group's phrases as their terms (a phrase holds all its terms; '@job' the members of the
+    category job), read as written out by ``tools/gen_thesaurus_terms.py``: never stemmed in a query."""
+    return tuple(tuple(frozenset(p) for p in group["phrases"]) for group in _stemmed())
+
+
+@lru_cache(maxsize=1)
+def _groups_by_term() -> dict[str, tuple[int, ...]]:
+    found: dict[str, list[int]] = {}
+    for at, group in enumerate(synonym_groups()):
+        for phrase in group:
+            for term in phrase:
+                if at not in found.setdefault(term, []):
+                    found[term].append(at)
+    return {term: tuple(ats) for term, ats in found.items()}
+
+
+def asked_synonyms(terms) -> tuple[tuple[frozenset[str], tuple[frozenset[str], ...], frozenset], ...]:
+    """The phrases of the thesaurus a question holds whole, each with the other phrases of its
+    group and those of them the group writes out: ((asked phrase terms, (other phrase terms, ...),
+    written), ...)."""
+    held = frozenset(terms)
+    groups, written = synonym_groups(), _groups_written()
+    found = []
+    for at in sorted({at for t in held for at in _groups_by_term().get(t, ())}):
+        for phrase in groups[at]:
+            if phrase <= held:
+                others = tuple(p for p in groups[at] if not p <= held)
+                if others:
+                    found.append((phrase, others, written[at]))
+    return tuple(found)
+
+
+# a role the record gives someone: "is a dentist", "I'm a nurse", "works as a tiler", "trained as an architect"
+_STATES_ROLE = re.compile(r"(?i)(?:\b(?:is|am|are|was|were|works?|worked|working|job|trained|qualified|became|become)"
+                          r"|'m|'re)\s+(?:as\s+)?(?:a|an)\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)")
+
+
+def synonym_held(asked: tuple, stated: frozenset[str], statement: str | None = None) -> frozenset[str]:
+    """The question's terms a record holds in other words: those of each asked phrase whose group
+    has another phrase all of whose terms the record states (``stated``: in clauses negating nothing).
+    A category's member the group takes by '@' counts only as a role the ``statement`` gives ("is a
+    dentist", not "loves his garden" for a gardener: members stem like everyday words)."""
+    roles = None
+    found: set[str] = set()
+    for phrase, others, written in asked:
+        for other in others:
+            if not other <= stated:
+                continue
+            if other not in written:
+                if statement is None:
+                    continue
+                if roles is None:
+                    roles = [frozenset(tokenize(hit.group(1))) for hit in _STATES_ROLE.finditer(
+                        statement.replace("\u2019", "'"))]
+                if not any(other <= role for role in roles):
+                    continue
+            found |= phrase
+            break
+    return frozenset(found)
+
+
+def synonym_terms(asked: tuple) -> list[str]:
+    """Every term of the other phrases the asked groups write out (to find the records stating one;
+    a category's members taken by '@' are read, not searched: "work" would search ~150 jobs)."""
+    return sorted({t for _, others, written in asked for other in others if other in written for t in other})
