@@ -3260,24 +3260,15 @@ _INDEFINITES = frozenset(("anyth", "someth", "everyth", "noth", "anyon", "someon
 
 
 def _coverage_terms(question: str, caller: str, settings: dict) -> tuple:
-    covered_terms, names, entity_weight, keys, key_weight = _question_terms(
-        question, caller, settings.get("indefinite_weight", 1) == 0, settings.get("unseen_key_weight", 0.0),
-        settings.get("unseen_entity_weight", 1.0))
-    return list(covered_terms), names, entity_weight, keys, key_weight
-
-
-@lru_cache(maxsize=1024, typed=True)
-def _question_terms(question: str, caller: str, indefinites_out: bool, key_weight: float,
-                    entity_weight: float) -> tuple:
-    """``_coverage_terms`` by the settings it reads: kept, as a question asks it once per setup of
-    the support test and per coverage measure."""
     terms = tokenize(question)
     own = set(tokenize(caller))
-    if indefinites_out:
+    if settings.get("indefinite_weight", 1) == 0:
         own |= _INDEFINITES
     covered_terms = [t for t in terms if t not in own] or terms
+    key_weight = settings.get("unseen_key_weight", 0.0)
     keys = frozenset(key_terms(question, caller)) - own if key_weight > 0 else frozenset()
-    return (tuple(covered_terms), frozenset(name_terms(question)), entity_weight, keys, key_weight)
+    return (covered_terms, frozenset(name_terms(question)), settings.get("unseen_entity_weight", 1.0),
+            keys, key_weight)
 
 
 def question_coverage(space: SearchSpace, question: str, settings: dict, caller: str = "",
