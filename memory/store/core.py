@@ -807,5 +807,7 @@ class ScopeWrite:
         else:
             for revision in self.state.absorbed:
                 self._base.absorb(revision)
-            self._before = self.store._adopt(self.scope, self._base, self._before)
+            # (``before`` only when known: a backend without files adopts by what its writer appended)
+            self._before = self.store._adopt(self.scope, self._base) if self._before is None \
+                else self.store._adopt(self.scope, self._base, before=self._before)
         self.state = self._base.staged()
