@@ -2564,9 +2564,9 @@ def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
         if 0 < space.index.df(term) <= _PERSON_PROBE:
             for record_id in space.index.scores([term]):
                 record = space.records.get(record_id) if record_id in space.records else None
-                if record is not None and _is_turn(record) \
-                        and any(name == term for _, name in _relation_names(record["statement"], "")):
-                    owners.add(_turn_speaker(record) or "")
+                speaker = _turn_speaker(record) if record is not None else None   # turns only
+                if speaker and any(name == term for _, name in _relation_names(record["statement"], "")):
+                    owners.add(speaker)
         found = cache[term] = frozenset(owners)
     return found
 
