@@ -2990,10 +2990,10 @@ _NAME_SUBJECT = _Lazy(r"\b([A-ZÀ-ÖØ-Þ][\w-]+)\s+(?:[a-z][\w-]*(?:s|ed)|has|i
 
 
 def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
-    """``turn_persons``: who names ``term`` as a relation of theirs ("My partner Hannah works as a
-    tester" said by Rhys -> {"Rhys"}; "" for a statement no speaker said), empty when no record
-    does: then the scope does not know the name as a person's. Only the records holding the term
-    are read (at most ``_PERSON_PROBE``), each term once per space."""
+    """``turn_persons``: who names ``term`` as a relation of theirs in a conversation turn ("My
+    partner Hannah works as a tester" said by Rhys -> {"Rhys"}), empty when no turn does (facts and
+    statements are ``asked_persons``'): then the conversations do not know the name as a person's.
+    Only the records holding the term are read (at most ``_PERSON_PROBE``), each term once per space."""
     cache = space.memo("relation_owners")
     found = cache.get(term)
     if found is None:
@@ -3001,15 +3001,16 @@ def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
         if 0 < space.index.df(term) <= _PERSON_PROBE:
             for record_id in space.index.scores([term]):
                 record = space.records.get(record_id) if record_id in space.records else None
-                if record is not None and any(name == term for _, name in _relation_names(record["statement"], "")):
-                    owners.add(_turn_speaker(record) or "")
+                speaker = _turn_speaker(record) if record is not None else None   # turns only
+                if speaker and any(name == term for _, name in _relation_names(record["statement"], "")):
+                    owners.add(speaker)
         found = cache[term] = frozenset(owners)
     return found
 
 
 def turn_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
     """``turn_persons``: the people a question names that the scope knows as someone's relation,
-    in a conversation turn as in a fact ("What is Hannah's job?" with "My partner Hannah works as a
+    in a conversation turn ("What is Hannah's job?" with "My partner Hannah works as a
     software tester" said by the user): subjects a record must hold, as ``asked_persons``' are.
     Not the caller, not a speaker of the scope (the speaker tests' business)."""
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
