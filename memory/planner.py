@@ -1540,7 +1540,9 @@ def _without_asked_words(statement: str, question: str) -> str:
     for at in range(len(words) - 2, -1, -1):
         if not dropped[at] and dropped[at + 1] and words[at].lower().strip(",;:") in _LEADING_WORDS:
             dropped[at] = True
-    return " ".join(word for word, out in zip(words, dropped) if not out)
+    # a dropped run leaves a comma, so that what it separated is not read as one phrase ("to Greece it")
+    kept = [word if not out else "," for word, out in zip(words, dropped)]
+    return " ".join(word for at, word in enumerate(kept) if word != "," or at == 0 or kept[at - 1] != ",")
 
 
 def asked_attribute(question: str) -> str | None:
