@@ -1586,11 +1586,13 @@ def states_value_read(kind: str, statement: str, units: bool) -> bool:
 # ``asked_attributes``: a question asking an ATTRIBUTE of a THING — its colour ("What colour is my
 # van?"), its price (a "how much" question: "How much did I pay for the Transit?"), when it is, as a
 # schedule ("When is the quiz night?", "When does the rowing club train?": present or future, which
-# the record's own date does not say), someone's time in a race ("What was Marek's time in the half
-# marathon?") — is answered only by a record about the thing (holding a term of it, or keyed by one)
-# that states the attribute beyond the thing's own words: the attribute's word, or a value of its type
-# (a colour of the lexicon, an amount that is no year nor a distance, a date, day, time of day or
-# routine, a duration or a clock time). "I own a 2017 Ford Transit van" names the van and states no
+# the record's own date does not say), where it is ("Where is the farmers' market?"), someone's time in
+# a race ("What was Marek's time in the half marathon?") — is answered only by a record that states the
+# attribute beyond the thing's own words: the attribute's word, or a value of its type (a colour of the
+# lexicon, an amount that is no year, model, distance or duration where a price is asked, a date, day,
+# season, time of day or routine, a place, a duration or a clock time); where a value stands for the
+# attribute's word (colour, price, race time) the record must also be about the thing (hold a term of
+# it, or be keyed by one). "I own a 2017 Ford Transit van" names the van and states no
 # colour and no price; "I'm going to the quiz night with Ada" states no date ("night" is the thing's).
 _ASKED_ATTRIBUTES = (
     ("colour", _Lazy(r"(?i)^\W*(?:what|which)\s+colou?rs?\b|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+"
@@ -1674,7 +1676,9 @@ def _without_asked_words(statement: str, question: str) -> str:
     for at in range(len(words) - 2, -1, -1):
         if not dropped[at] and dropped[at + 1] and words[at].lower().strip(",;:") in _LEADING_WORDS:
             dropped[at] = True
-    return " ".join(word for word, out in zip(words, dropped) if not out)
+    # a dropped run leaves a comma, so that what it separated is not read as one phrase ("to Greece it")
+    kept = [word if not out else "," for word, out in zip(words, dropped)]
+    return " ".join(word for at, word in enumerate(kept) if word != "," or at == 0 or kept[at - 1] != ",")
 
 
 def asked_attribute(question: str) -> str | None:

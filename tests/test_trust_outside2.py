@@ -35,7 +35,7 @@ def test_a_record_sharing_the_thing_but_no_place_does_not_say_where(tmp_path):
                       fact("job", "I work at the hospital in Leeds.")], tmp_path)
     for question, rid in (("Where is my new apartment?", "cat"), ("Where is my new office?", "office")):
         assert support(space, question, caller="lena")[rid] == 0.0, question
-        assert support(space, question, caller="lena", off="place_answers")[rid] > 0.2, question
+        assert support(space, question, caller="lena", off="place_answers,asked_attributes")[rid] > 0.2, question
     # the twins: the same record answers what it states, a stated place answers "where"
     assert support(space, "What does my cat hate?", caller="lena")["cat"] > 0.2
     assert support(space, "Where do I work?", caller="lena")["job"] > 0.2

@@ -238,8 +238,8 @@ def test_before_leeds_is_no_word_the_team_shares(tmp_path):
     # ``place_answers`` (a "where" question needs a stated place) and ``later_values`` (Leeds is what
     # only the later link holds) also keep the team out: all off; and ``replaced_historical``, by which
     # the ended Manchester link cited beside the team makes the answer history
-    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers,later_values,replaced_historical"),
-                          question)
+    state, evidence = ask(moved_store(tmp_path, "named_before,place_answers,asked_attributes,later_values,"
+                                                "replaced_historical"), question)
     assert state == "VERIFIED" and "I support Leeds United." in evidence
 
 

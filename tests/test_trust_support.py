@@ -107,6 +107,7 @@ def test_the_leads_brother_repro_end_to_end(lead_store):
     assert ask(lead_store, "Where does my brother work?")["knowledge_state"] == "UNKNOWN"
     # the shoe size states no place either (``place_answers``): off too, to see this rule alone
     lead_store.policies.retrieval.data["features"]["place_answers"] = False
+    lead_store.policies.retrieval.data["features"]["asked_attributes"] = False   # reads the place too
     assert ask(lead_store, "Where does my brother work?")["knowledge_state"] == "UNKNOWN"
     lead_store.policies.retrieval.data["features"]["subject_gate_only"] = False
     assert ask(lead_store, "Where does my brother work?")["knowledge_state"] == "VERIFIED"
