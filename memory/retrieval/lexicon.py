@@ -323,7 +323,9 @@ def asked_synonyms(terms) -> tuple[tuple[frozenset[str], tuple[frozenset[str], .
     found = []
     for at in sorted({at for t in held for at in _groups_by_term().get(t, ())}):
         for phrase in groups[at]:
-            if phrase <= held:
+            # a member a group takes by '@' is held by it, never asks it ("am I a pilot?" is not
+            # answered by "The user works as a nurse")
+            if phrase <= held and phrase in written[at]:
                 others = tuple(p for p in groups[at] if not p <= held)
                 if others:
                     found.append((phrase, others, written[at]))
