@@ -110,7 +110,7 @@ def test_a_search_after_an_own_write_reads_no_shard_and_holds_what_the_shards_ho
     _answers(store)                                    # the view and the index are held from here on
     for n in range(3):
         with _shard_reads() as reads:
-            _turn(store, f"I booked a dentist appointment, note {n}.", f"2024-01-2{n}T09:00:00Z", f"d{n}")
+            _turn(store, f"I booked a dentist appointment for 3 February, note {n}.", f"2024-01-2{n}T09:00:00Z", f"d{n}")
             store.clock.set(ASKED)
             answers = _answers(store)
         assert reads == []                             # extended from what the write handed over
@@ -128,7 +128,7 @@ def test_appends_that_start_new_shards_are_handed_over_with_their_pins(tmp_path)
     shards = len(store.shard_paths(scope("paul")))
     with _shard_reads() as reads:
         for n in range(4):
-            _turn(store, f"I booked a dentist appointment, note {n}.", f"2024-01-2{n}T09:00:00Z", f"d{n}")
+            _turn(store, f"I booked a dentist appointment for 3 February, note {n}.", f"2024-01-2{n}T09:00:00Z", f"d{n}")
             _answers(store)
     assert reads == [] and len(store.shard_paths(scope("paul"))) > shards
     _same_as_the_shards(store)
