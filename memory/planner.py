@@ -1664,15 +1664,28 @@ _QUESTION_PLACE = _Lazy(r"(?i)\b(?:in|at|near|from|to|into|inside|outside|around
                         r"(?:\s+(?-i:[A-Z])[\w'-]*)*")
 
 
+@lru_cache(maxsize=256)
+def _question_own_terms(question: str) -> frozenset[str]:
+    """``_without_asked_words``: the question's terms but a place it names, once per question."""
+    return frozenset(tokenize(_QUESTION_PLACE.sub(" ", question)))
+
+
+@lru_cache(maxsize=16384)
+def _word_terms(word: str) -> frozenset[str]:
+    """The terms of one word of a statement (``_without_asked_words`` reads every word of every
+    candidate, question after question)."""
+    return frozenset(tokenize(word))
+
+
 def _without_asked_words(statement: str, question: str) -> str:
     """``statement`` without the question's own words, nor the determiners and prepositions that led
     only to them: what it says beyond the thing asked about. A place the question names ("Where
     does Alice live in Berlin?") is no word of the thing: "lives in Berlin" still states it."""
-    own = frozenset(tokenize(_QUESTION_PLACE.sub(" ", question)))
+    own = _question_own_terms(question)
     if not own:
         return statement
     words = statement.split()
-    dropped = [not set(tokenize(word)).isdisjoint(own) for word in words]
+    dropped = [not _word_terms(word).isdisjoint(own) for word in words]
     for at in range(len(words) - 2, -1, -1):
         if not dropped[at] and dropped[at + 1] and words[at].lower().strip(",;:") in _LEADING_WORDS:
             dropped[at] = True
@@ -1694,6 +1707,7 @@ def asked_attribute(question: str) -> str | None:
     return "amount" if asked_value(text) == "amount" else None
 
 
+@lru_cache(maxsize=8192)
 def states_attribute(kind: str, statement: str, question: str = "") -> bool:
     """Whether a statement states the attribute ``kind`` (``asked_attribute``) beyond the question's
     own words: its word ("The van's colour ..."), or a value of its type — a colour of the lexicon in
