@@ -102,9 +102,11 @@ STORES = [
 ]
 
 
-def cases(first=1001):
+def cases(first=1001, stores=None):
+    """The cases of ``stores`` (default: this file's), numbered from ``first``: trust_dev13_cases.py
+    writes its own stores through it."""
     n = first
-    for user, setup, qs in STORES:
+    for user, setup, qs in (STORES if stores is None else stores):
         for q, state, exp, forb, hard, desc in qs:
             unknown = state == U
             yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,

@@ -1,40 +1,17 @@
 """trust-dev10 case by case: the state and the first three cited statements, the cases failing, and
 the report's ``hard_negative_outranked`` (a record not stating what is asked cited before the
-answer), with features turned off for the run (issue 13, session 7, typed).
+answer), with features turned off for the run (issue 13, session 7, typed). The same listing as
+``trust_dev13_check.py``, run on trust-dev10.jsonl.
 
     PYTHONPATH=$PWD python benchmarks/gold/trust_dev10_check.py [--off=typed_answers] [--off=typed_evidence_order]
 """
 import sys
 from pathlib import Path
 
-from memory.benchmark import gold
-from memory.query import run_query
+sys.path.insert(0, str(Path(__file__).parent))
+import trust_dev13_check  # noqa: E402
 
 CASES = Path(__file__).with_name("trust-dev10.jsonl")
 
-
-def main(args: list[str]) -> None:
-    off = [a.split("=", 1)[1] for a in args if a.startswith("--off=")]
-    cases = gold.load_cases([CASES])
-    seen = []
-
-    def answer(store, request):
-        for key in off:
-            store.policies.retrieval.data["features"][key] = False
-        out = run_query(store, request)
-        seen.append(out)
-        return out
-    report = gold.run_gold(cases, query_fn=answer)
-    failing = {f["case_id"]: f["why"] for f in report["failures"]}
-    for case, out in zip(cases, seen):
-        cited = [e["statement"] for e in out["evidence"]][:3]
-        print(case["case_id"], out["knowledge_state"], "|", case["query"]["text"], "|", cited,
-              "| FAIL " + failing[case["case_id"]] if case["case_id"] in failing else "")
-    metrics = report["metrics"]
-    print(f"{metrics['passed']}/{metrics['questions']} passed, hard_negative_outranked "
-          f"{metrics['hard_negative_outranked']}, verified_citing_forbidden {metrics['verified_citing_forbidden']}"
-          + (f" (off: {', '.join(off)})" if off else ""))
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    trust_dev13_check.main([f"--cases={CASES}", *sys.argv[1:]])

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trust_dev8_cases import fact, turn  # noqa: E402
+from trust_dev10_cases import cases as dev10_cases  # noqa: E402
 
 V, U = "VERIFIED", "UNKNOWN"
 
@@ -212,17 +213,7 @@ STORES = [
 
 
 def cases(first=1301):
-    n = first
-    for user, setup, qs in STORES:
-        for q, state, exp, forb, hard, desc in qs:
-            unknown = state == U
-            yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,
-                   "setup": sorted(setup, key=lambda step: step["at"]),
-                   "query": {"text": q, "user": user, "as_of": None, "recorded_as_of": None, "include_inactive": False},
-                   "expect": {"knowledge_state": state, "reason_code": "insufficient_evidence" if unknown else None,
-                              "expected": exp, "forbidden": forb, "hard_negatives": hard,
-                              "stale_or_retired_trap": False}}
-            n += 1
+    return dev10_cases(first, STORES)
 
 
 if __name__ == "__main__":

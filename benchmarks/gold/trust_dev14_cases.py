@@ -28,17 +28,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trust_dev7_cases import fact, turn, update  # noqa: E402
+from trust_dev11_cases import late  # noqa: E402
 
 V, H, U = "VERIFIED", "VERIFIED_HISTORICAL", "UNKNOWN"
 IE = "insufficient_evidence"
 MON = "2025-06-02T09:00:00Z"     # a Monday
 APR = "2025-04-10T09:00:00Z"     # a Thursday
-
-
-def late(step, valid_from):
-    """A step recorded on its day whose validity began earlier (``valid_from``)."""
-    step["envelope"]["valid_time"]["from"] = valid_from + "T00:00:00Z"
-    return step
 
 
 TOMAS = [late(fact("tx-city", "tomas", "I live in Porto.", "2024-01-08", "user.city"), "2012-04-01"),
