@@ -33,6 +33,21 @@ def writer(user):
     return path, store, ok, add, upd
 
 
+def add_sessions(store, user, sessions, ok) -> int:
+    """The conversation turns of ``sessions`` ([(session id, start instant, [(speaker, text)])]), one
+    minute apart from each session's start; how many were added."""
+    from datetime import datetime, timedelta
+    n = 0
+    for sid, start, turns in sessions:
+        t0 = datetime.strptime(start, "%Y-%m-%dT%H:%M:%SZ")
+        for i, (speaker, text) in enumerate(turns):
+            at = (t0 + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            ok(api.add(store, user, text, speaker=speaker, session=sid, valid_from=at,
+                       tx=f"{sid}-turn-{i}", ref=f"{sid}:{i}", actor={"type": "agent", "id": "chat-agent"}))
+            n += 1
+    return n
+
+
 def verdict(expect, kind, state, first):
     if kind == "UNKNOWN":
         return "right" if state == "UNKNOWN" else "VERIFIED-but-wrong"

@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import writer  # noqa: E402
+from common import add_sessions, writer  # noqa: E402
 from memory import api  # noqa: E402
 
 USER = "henrique"
@@ -112,13 +112,5 @@ SESSIONS = [
         (H, "Carla and I agreed Tiago stays with me every other weekend."),
     ]),
 ]
-from datetime import datetime, timedelta
-n = 0
-for sid, start, turns in SESSIONS:
-    t0 = datetime.strptime(start, "%Y-%m-%dT%H:%M:%SZ")
-    for i, (speaker, text) in enumerate(turns):
-        at = (t0 + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        ok(api.add(store, USER, text, speaker=speaker, session=sid, valid_from=at,
-                   tx=f"{sid}-turn-{i}", ref=f"{sid}:{i}", actor={"type": "agent", "id": "chat-agent"}))
-        n += 1
+n = add_sessions(store, USER, SESSIONS, ok)
 print(f"built {STORE}: 36 keys, 9 updates, {n} turns")
