@@ -124,6 +124,17 @@ def load_tool(name: str):
     return module
 
 
+def fresh_python(code: str) -> list[str]:
+    """What ``code`` prints, as words, in a fresh interpreter importing this checkout (the start-up
+    tests: what importing the read path compiles or stems)."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
 def shard_of(store: Store, user: str = "alice") -> Path:
     """The last shard file of a user's scope."""
     return store.shard_paths(scope(user))[-1]

@@ -3,14 +3,14 @@
 features its question never reaches. A lazy pattern must find exactly what the compiled one finds,
 and importing the read path must compile none of them."""
 import re
-import subprocess
-import sys
 
 import pytest
 
 from memory import decision, planner
 from memory.paths import PROJECT_ROOT
 from memory.retrieval import lexicon, patterns, temporal, tokenize
+
+from helpers import fresh_python
 
 MODULES = {"planner": planner, "decision": decision, "lexicon": lexicon, "temporal": temporal,
            "tokenize": tokenize}
@@ -52,10 +52,7 @@ def test_importing_the_read_path_compiles_none_of_the_lazy_patterns():
             "print(sum('search' in vars(v) for m in (planner, decision, lexicon, temporal) for v in vars(m).values()"
             " if isinstance(v, patterns.Lazy)), sum(isinstance(v, patterns.Lazy) for m in (decision, lexicon, temporal)"
             " for v in vars(m).values()) >= 15)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "True"]
+    assert fresh_python(code) == ["0", "True"]
 
 
 # -- the packaged code (tools/gen_patterns.py) -----------------------------------------------------

@@ -4,14 +4,13 @@ leave it behind, and in the order ``tokenize`` gives them (a set built in anothe
 in another order under the same hash seed; the answers must stay byte for byte those of the table
 built by ``tokenize``)."""
 import re
-import subprocess
-import sys
 
 import pytest
 
 from memory import decision, planner
-from memory.paths import PROJECT_ROOT
 from memory.retrieval.tokenize import tokenize
+
+from helpers import fresh_python
 
 TABLES = ["_TIME_WORDS", "_RELATIONS", "_THING_OWNED", "_THING_POSSESSORS", "_OLD_TERMS", "_NAME_TERMS",
           "_HOW_OFTEN", "_MONTH_TERMS", "_ATTRIBUTES", "_WHEN_NOUNS", "_INDEFINITES"]
@@ -53,10 +52,7 @@ def test_importing_the_read_path_stems_no_word():
     code = ("import memory.cli, memory.query, memory.planner, memory.decision\n"
             "from memory.retrieval import tokenize as t\n"
             "print(t._word_term.cache_info().misses, t._stemmer is None)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "True"]
+    assert fresh_python(code) == ["0", "True"]
 
 
 def test_the_class_words_are_the_terms_of_their_words():
@@ -92,7 +88,4 @@ def test_a_pattern_compiled_on_first_use_finds_what_the_compiled_one_finds():
 def test_importing_the_planner_compiles_none_of_its_lazy_patterns():
     code = ("import memory.cli, memory.query\nfrom memory import planner\n"
             "print(sum('search' in vars(v) for v in vars(planner).values() if isinstance(v, planner._Lazy)))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0"]
+    assert fresh_python(code) == ["0"]

@@ -9,6 +9,8 @@ import pytest
 from memory.retrieval import tokenize as tokenize_module
 from memory.retrieval.tokenize import STOP_WORDS, TOKENIZER_VERSION, content_terms, tokenize
 
+from helpers import fresh_python
+
 
 def test_case_and_width_are_folded():
     assert tokenize("ＣＡＦÉ Straße") == tokenize("café strasse") == ["café", "strass"]
@@ -152,13 +154,7 @@ def test_every_packaged_stem_is_the_stemmers():
 def test_the_lexicon_stems_no_word_of_its_tables():
     """A `memory query` process read the category names and relation groups on its first question
     and stemmed ~140 words (pure-Python Snowball, ~40 us each); their stems are packaged."""
-    import subprocess
-
-    from memory.paths import PROJECT_ROOT
     code = ("from memory.retrieval import lexicon, tokenize as t\n"
             "lexicon.categories(); lexicon.relation_groups(); lexicon.categories()['veget'].members\n"
             "print(t._word_term.cache_info().misses > 100, t._stemmer is None)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(PROJECT_ROOT), capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "True"]
+    assert fresh_python(code) == ["True", "True"]
