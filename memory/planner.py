@@ -1599,7 +1599,7 @@ _ASKED_ATTRIBUTES = (
                      r"colou?rs?\s+of\b")),
     ("schedule", _Lazy(r"(?i)^\W*(?:when(?:'s|\s+is|\s+are|\s+does|\s+do|\s+will)|(?:on\s+|in\s+)?what\s+(?:day|date|"
                        r"year|month)\s+(?:is|are|was|were|does|do|will))\b")),
-    ("place", _Lazy(r"(?i)^\W*where\b")),
+    ("place", _ASKS_WHERE),
     ("race_time", _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+were)\s+(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
                         r"\s+(?:finishing\s+|final\s+|best\s+|race\s+)?time\s+(?:in|at|for|on)\b")),
 )
