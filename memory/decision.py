@@ -1044,3 +1044,69 @@ def _uncovered(scope_label: str, words: list[str]) -> str:
         return f"an active record in scope {scope_label} that covers: {', '.join(words)}"
     return (f"an active record in scope {scope_label} that covers the question's words together "
             "(each is held by some record, none holds enough of them)")
+
+
+# -- what a record's mood and aspect let it state (session 9, "state") --------------------------
+
+# ``features.prospective_mood``: a clause naming a state only as a prospect, a wish or a plan — an
+# attempt at it (applying for, an interview at, test-driving, looking at houses), an intention (plan
+# to, thinking of, hoping to, want to, would like to) or a possibility (might, if, one day) — does
+# not state that the state holds
+_PROSPECT = Lazy(r"(?i)\b(?:might|if|hop(?:e|es|ed|ing)\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|"
+                 r"think(?:s|ing)?\s+(?:of|about)|consider(?:s|ing)?|wants?\s+to|wanted\s+to|"
+                 r"would\s+(?:like|love)\s+to|appl(?:y|ies|ied|ying)\s+(?:for|to)|"
+                 r"interview(?:s|ed|ing)?\s+(?:at|for|with)|looking\s+(?:at|for|into)|"
+                 r"test[-\s]?driv\w*|one\s+day|some\s?day)\b")
+# a question about what may come is answered by the prospect ("When is my interview?", "Where
+# will we move?", "What am I hoping to buy?")
+_ASKS_AHEAD = Lazy(r"(?i)\b(?:will|going\s+to|gonna|next|upcoming|soon|plan\w*|hop(?:e|es|ed|ing)|might|"
+                   r"would|could|if|consider\w*|think\w*|want\w*|appl(?:y|ies|ied|ying))\b")
+# ``features.bare_changes``: a clause saying a thing changed (switched suppliers, changed dentists,
+# swapped my lenses for a different brand) that names no value it changed to or from
+_CHANGE_VERB = Lazy(r"(?i)\b(?:switch|swap|chang|replac|mov|trad)(?:e|es|ed|ing|ped|ping)?\b")
+_CHANGE_VALUE = Lazy(r"(?i)\b(?:to|into|from|over|instead|now)\b|\bfor\s+(?!(?:a|an|the|my|our)?\s*"
+                     r"(?:different|new|another|other|better|cheaper)\b)")
+
+
+def _clauses_holding(statement: str, terms: frozenset[str]) -> list[str]:
+    """The clauses of ``statement`` (cut at punctuation and but/so/because) holding one of the
+    question's ``terms``; all of them when none does (it matched by a synonym or a class)."""
+    clauses = [c for c in _CLAUSE_END.split(statement) if c and c.strip()]
+    return [c for c in clauses if not terms.isdisjoint(tokenize(c))] or clauses
+
+
+def states_only_prospect(statement: str, question: str, terms: frozenset[str]) -> bool:
+    """``features.prospective_mood``: whether every clause of ``statement`` holding the question's
+    ``terms`` names its state as a prospect (``_PROSPECT``: "I've got an interview at the Royal Free
+    pharmacy on Thursday", "We might move to Sweden", "Test-driving a Volvo on Saturday") — it does
+    not say the state holds: not where I work, where I live, what I drive. A question asking about
+    what may come (``_ASKS_AHEAD``: will, plan, hoping, next …) or naming the prospect's own word
+    ("When is my interview?", "What car am I test-driving?") is answered by it: not read."""
+    if _ASKS_AHEAD.search(question):
+        return False
+    clauses = _clauses_holding(statement, terms)
+    for clause in clauses:
+        found = _PROSPECT.search(clause)
+        if found is None:
+            return False
+        said = tokenize(found.group(0))
+        if said and said[0] in terms:
+            return False
+    return True
+
+
+def states_bare_change(statement: str, question: str, terms: frozenset[str]) -> bool:
+    """``features.bare_changes``: whether every clause of ``statement`` holding the question's
+    ``terms`` says only that a thing changed (``_CHANGE_VERB`` with no value after it,
+    ``_CHANGE_VALUE``: "I switched energy suppliers in March", "We changed dentists after the move",
+    "I swapped my contact lenses for a different brand"): it names no value, so it answers no
+    question about the value ("Who is my energy supplier?") — the record naming it does, or none.
+    "I switched to Octopus", "swapped the Fiat for a Kia" name one. A question about the change
+    itself ("When did I switch energy suppliers?", "Why did we change dentists?") is not read."""
+    if _CHANGE_VERB.search(question):
+        return False
+    for clause in _clauses_holding(statement, terms):
+        found = _CHANGE_VERB.search(clause)
+        if found is None or _CHANGE_VALUE.search(clause, found.end()):
+            return False
+    return True

@@ -1085,6 +1085,22 @@ def without_idioms(question: str) -> str:
     return _IDIOMS.sub(lambda found: " " + _IDIOM_WORDS[" ".join(found.group(0).lower().split())] + " ", question)
 
 
+# ``features.aspect_words``: the words by which a question says WHEN it asks (still, ever, now,
+# anymore, already, yet, just, currently, these days): they select the current or a past value
+# (``decision.question_time`` reads them on the question itself) and name nothing a record must hold
+_ASPECT = _Lazy(r"(?i)\b(?:still|ever|any\s*more|any\s+longer|already|yet|just|now|nowadays|currently|"
+                r"these\s+days)\b")
+
+
+def without_aspect(question: str) -> str:
+    """``question`` without its aspect words (``_ASPECT``) for the support and coverage tests: "Do I
+    still go to Mallorca?" -> "Do I go to Mallorca?", so that "I still can't believe what the ferry
+    to Mallorca costs" is not half answered by "still". The question itself when nothing else is
+    left ("What now?")."""
+    rest = _ASPECT.sub(" ", question)
+    return rest if rest != question and tokenize(rest) else question
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).

@@ -200,21 +200,23 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         steps += result.steps
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
-        supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
-        stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
+        # ``aspect_words``: still/ever/now say when the question asks, not what a record must hold
+        said = planner.without_aspect(request.text) if retrieval.feature("aspect_words") else request.text
+        supports = planner.support(space, said, settings, retrieval.feature, request.user)
+        stated = (planner.support(space, said, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
-                 for text in planner.swapped_questions(space, request.text, request.user)] \
+                 for text in planner.swapped_questions(space, said, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
-        asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
-            if retrieval.feature("follow_supersession") else request.text
-        if asked != request.text:
+        asked = _without_time(said, as_of, view.records, retrieval, framed, months) \
+            if retrieval.feature("follow_supersession") else said
+        if asked != said:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
             # episode's validity is when it was said, not what it talks about: it keeps them.
@@ -247,6 +249,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
+        _moods_of(found, said, retrieval)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -339,6 +342,32 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
             for match in live:
                 if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _moods_of(found: list, question: str, retrieval) -> None:
+    """What a record's mood lets it state (session 9, "state"), on the matches that support the
+    question (a few: no other match is read):
+
+    ``features.prospective_mood`` (``decision.states_only_prospect``): a record naming the asked
+    state only as a prospect, a plan or an attempt ("I've got an interview at the Royal Free
+    pharmacy on Thursday", "We might move to Sweden", "Test-driving a Volvo on Saturday") supports
+    no question about the state as it is ("Which pharmacy do I work at?", "Do I live in Sweden?",
+    "Do I have a Volvo?"); one asking what may come, or naming the prospect ("When is my
+    interview?"), keeps it.
+
+    ``features.bare_changes`` (``decision.states_bare_change``): a record saying only that a thing
+    changed ("I switched energy suppliers in March", "We changed banks") names no value: it
+    supports no question but one about the change, and the record naming the value answers."""
+    prospects, changes = retrieval.feature("prospective_mood"), retrieval.feature("bare_changes")
+    live = [m for m in found if m.support] if prospects or changes else []
+    if not live:
+        return
+    terms = frozenset(tokenize(question))
+    for match in live:
+        statement = match.record["statement"]
+        if (prospects and decide_mod.states_only_prospect(statement, question, terms)) \
+                or (changes and decide_mod.states_bare_change(statement, question, terms)):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
 def _activity_support(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
