@@ -1101,6 +1101,40 @@ def without_aspect(question: str) -> str:
     return rest if rest != question and tokenize(rest) else question
 
 
+# ``features.aspect_words``: a yes/no question asking whether an act goes on or ever happened ("Am I
+# still driving the Fiat?", "Do I ever drive to Valencia?"): its verb and what it acts on
+_ASKED_ACT = _Lazy(r"(?i)^\W*(?:do|does|did|am|is|are|was|were|have|has|had)\s+"
+                   r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s+((?:[^\W_][\w'-]*\s*){1,4})[?.!]*\s*$")
+# verbs that say little of the act by themselves ("Do I still go to Mallorca?", "Do I have a Volvo?")
+_LIGHT_VERBS_TEXT = "be been have has had do does did done go goes went gone get got make made take took own use keep"
+_LIGHT_VERBS = frozenset(("done", "get", "go", "goe", "gone", "got", "keep", "made", "make", "take", "took", "use",
+                          "went"))   # the terms of the words (be, have, do, own are no terms at all)
+
+
+def asked_act(question: str, forms: bool = True) -> tuple[frozenset[str], frozenset[str]]:
+    """(verb, thing) of a yes/no question asking of an act, once its aspect words are gone
+    (``without_aspect``): "Am I driving a Fiat?" -> ({drive}, {fiat}); a light verb (go, have, get …)
+    gives no verb term, a linking verb nothing ("Am I still a member …?" names no act)."""
+    found = _ASKED_ACT.match(question.replace("\u2019", "'"))
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return frozenset(), frozenset()
+    verb = [base_term(t) if forms else t for t in tokenize(found.group(1))]
+    things = frozenset(t for t in tokenize(found.group(2)) if t not in _TIME_WORDS and t not in _WHEN_NOUNS
+                       and t not in _RELATIONS and t not in _INDEFINITES)
+    return frozenset(t for t in verb if t not in _LIGHT_VERBS), things
+
+
+def holds_act(statement: str, verb: frozenset[str], things: frozenset[str], forms: bool = True) -> bool:
+    """Whether a record holds the act a question asks of (``asked_act``): its verb, in any form
+    ("Drove my nephew …" holds drive), and one term of the thing it acts on. "Drove my nephew to
+    football, he's still buzzing" does not hold "driving the Fiat"; "Best paella I have ever eaten,
+    … in Valencia" does not hold "drive to Valencia"."""
+    held = frozenset(tokenize(statement))
+    if forms:
+        held = held | frozenset(base_term(t) for t in held)
+    return verb <= held and (not things or not things.isdisjoint(held))
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
@@ -1867,6 +1901,40 @@ def answers_asked(question: str, forms: bool = True, members: bool = False) -> C
         has_head = head is None or head in held or (members and _head_held(word, statement, key))
         return has_head and (verb is None or verb in held)
     return answers
+
+
+def asked_head_holders(space: SearchSpace, question: str, caller: str = "", forms: bool = True,
+                       ) -> Callable[[str], bool] | None:
+    """``features.asked_head``: of a what/which question asking a kind of thing by its head noun
+    ("What shift did I work on Friday?", "What position did I play?"; ``answer_type``, not an
+    attribute or a word saying when) and naming no other thing (``key_terms``, names), record_id ->
+    whether a record may state a value of that kind: it holds the head (in any form), a member of its
+    lexicon category or class ("a Toyota Prius" is a car, football a sport), or is keyed by it. A
+    record sharing only the question's verb ("Worked overtime again", "… a nap before work") names
+    no shift. None when the question is not of that form (nothing is read)."""
+    word = answer_type(question)
+    if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS:
+        return None
+    head = base_term(word) if forms else word
+    things = {base_term(t) if forms else t for t in (*key_terms(question, caller), *name_terms(question))} - {head}
+    if things:
+        return None   # "Which airline did Caroline fly?": the record holding the thing answers by it
+    kinds = class_kinds(question)
+
+    def holds(record_id: str) -> bool:
+        record = space.records[record_id]
+        held = space.term_set(record_id)
+        held = _with_bases(held) if forms else held
+        return head in held or head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
+            or _head_held(word, record["statement"], record.get("memory_key") or "")
+    return holds
+
+
+def _derived(term: str, head: str) -> bool:
+    """Whether ``term`` is a word derived from the head's stem ("pharmacist" of pharmacy, "lecturer"
+    of lecture): it starts with all of the stem but its last letter, five letters at least."""
+    stem = head[:-1] if len(head) > 5 else head
+    return len(stem) >= 5 and term != head and term.startswith(stem)
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called

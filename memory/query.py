@@ -250,6 +250,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
         _moods_of(found, said, retrieval)
+        if said != request.text:
+            _aspect_acts(found, said, retrieval.feature("irregular_forms"))
+        if retrieval.feature("asked_head"):
+            _head_support(found, space, said, request.user, retrieval.feature("irregular_forms"))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -367,6 +371,35 @@ def _moods_of(found: list, question: str, retrieval) -> None:
         statement = match.record["statement"]
         if (prospects and decide_mod.states_only_prospect(statement, question, terms)) \
                 or (changes and decide_mod.states_bare_change(statement, question, terms)):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _aspect_acts(found: list, said: str, forms: bool) -> None:
+    """``features.aspect_words``: a yes/no question whose aspect word went (``said``: "Am I still
+    driving a Fiat?" -> "Am I driving a Fiat?") asks whether that act goes on or ever happened: a
+    record supports it only holding the act (``planner.holds_act``: its verb unless a light one,
+    and the thing it acts on): "Drove my nephew to football, he's still buzzing" does not; the Fiat's
+    record does (and ``follow_supersession`` answers with what replaced it). On the supporting
+    matches only."""
+    verb, things = planner.asked_act(said, forms)
+    if not verb and not things:
+        return
+    for match in found:
+        if match.support and not planner.holds_act(match.record["statement"], verb, things, forms):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _head_support(found: list, space, question: str, caller: str, forms: bool) -> None:
+    """``features.asked_head`` (``planner.asked_head_holders``): a what/which question asking a kind
+    of thing and naming nothing else ("What shift did I work on Friday?") is supported only by a
+    record holding that kind (the head, a member of its category or class, its key): "Worked
+    overtime again" shares only the verb. On the supporting matches only."""
+    live = [m for m in found if m.support]
+    holds = planner.asked_head_holders(space, question, caller, forms) if live else None
+    if holds is None:
+        return
+    for match in live:
+        if not holds(match.record["id"]):
             match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
