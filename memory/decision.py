@@ -408,7 +408,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                         periods: bool = False, closing_before: bool = False, past_values: bool = False,
                         named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
                         asked_things: frozenset[str] | None = None,
-                        holders: Callable[[str], list[str]] | None = None, months: bool = False) -> list[Match]:
+                        holders: Callable[[str], list[str]] | None = None, months: bool = False,
+                        current_values: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -428,11 +429,14 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     question the slot answers with a replaced one (``_silence_later_values``). ``value_bridge``
     with ``asked_things`` (what the question is about, ``planner.thing_terms``): a record naming
     one link's value leads a question naming no thing to that slot (``_bridge_named_values``;
-    ``holders``: the scope's index, term -> the ids holding it)."""
+    ``holders``: the scope's index, term -> the ids holding it). ``current_values``
+    (``features.current_values``): a question asking before ("Did I use to drive a Kia?") naming a
+    value only the current link holds is answered by that link (``_current_named``)."""
     asked_instant, asked_before = question_instant(question, as_of, periods, closing_before, months)
     named = _named_words(question)
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
         and asked_instant == as_of else None
+    now_named = _past_named_words(question) if current_values and asked_before and not named else None
     silenced: set[str] = set()
     slot_links: set[str] = set()     # the links of a slot whose value the question names
     dated_by: frozenset[str] = frozenset()   # the value it names ("Leeds", "Manchester")
@@ -466,6 +470,18 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             # a slot with a history is answered as of the year asked about, whether or not a
             # link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
             match.valid_at = instant
+        current = _current_named(now_named, links, policy, created, as_of, now) if now_named else None
+        if current is not None:
+            # "Did I use to drive a Kia?" while the Kia is today's car: the earlier links do not say
+            # Kia; the current link answers, as it is now
+            silenced |= {link["id"] for link in links if link["id"] != current["id"]}
+            slot_links |= {link["id"] for link in links}
+            dated_by = now_named
+            if current["id"] not in present and current["id"] not in added:
+                added[current["id"]] = Match(current, match.score, match.rank_score, match.coverage,
+                                             created[current["id"]], support=match.support,
+                                             chain=[link for link in links if link["id"] != current["id"]])
+            continue
         older = _past_link(past_named, links, policy)
         if older is not None:
             # the question names an earlier value: that link answers, judged when it held
@@ -718,6 +734,23 @@ def _past_link(words: frozenset[str] | None, links: list[dict], policy: Forgetti
     if len(holding) != 1 or holding[0] is links[-1] or held(links[-1]):
         return None
     return holding[0]
+
+
+def _current_named(words: frozenset[str], links: list[dict], policy: ForgettingPolicy, created: dict[str, str],
+                   as_of: str, now: str) -> dict | None:
+    """``features.current_values``: the link of a slot valid at ``as_of`` when it alone holds one of
+    the names a question asking before gives ("Did I use to drive a Kia?": "I drive a Kia Niro now",
+    the Fiat before it not): the past reading weighs the tense, the value asked is today's."""
+    current = [link for link in links if blocker(link, created[link["id"]], as_of, now, policy) is None]
+    if not current:
+        return None
+    held = set(tokenize(current[-1]["statement"]))
+    if words.isdisjoint(held):
+        return None
+    earlier = [link for link in links if link["id"] != current[-1]["id"]]
+    if any(not words.isdisjoint(tokenize(link["statement"])) for link in earlier):
+        return None
+    return current[-1]
 
 
 def _second_before_instant(instant: str) -> str:

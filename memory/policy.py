@@ -111,6 +111,7 @@ ADDED_KEYS = {
         ("features", "bare_changes"): False,       # "we changed banks" answered which bank
         ("features", "aspect_words"): False,       # still/ever/now counted as words a record must hold
         ("features", "asked_head"): False,         # "What shift did I work?" answered by a record sharing the verb
+        ("features", "current_values"): False,     # "Did I use to drive a Kia?" answered by the car before the Kia
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

@@ -264,7 +264,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    later_values=retrieval.feature("later_values"),
                                                    value_bridge=retrieval.feature("value_bridge"),
                                                    asked_things=keyed_things, holders=space.index.holders,
-                                                   months=months)
+                                                   months=months,
+                                                   current_values=retrieval.feature("current_values"))
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
