@@ -1101,6 +1101,20 @@ _CHANGE_VALUE = Lazy(r"(?i)\b(?:to|into|from|over|instead|now)\b|\bfor\s+(?!(?:a
                      r"(?:different|new|another|other|better|cheaper)\b)")
 
 
+# the question's first auxiliary: only a question in the present asks the state as it is now
+_FIRST_AUXILIARY = Lazy(r"(?i)(?:\b(?:do|does|did|am|is|are|was|were|have|has|had|will|would|can|could|should|shall|"
+                        r"may|might|must)\b|'(?:s|re|m|ve|d|ll)\b)")
+_PRESENT_AUXILIARIES = frozenset(("do", "does", "am", "is", "are", "'s", "'re", "'m"))
+
+
+def asks_present(question: str) -> bool:
+    """Whether a question asks a state as it is now: its first auxiliary is a present one ("Where do
+    I work?", "Which bank are we with?", "Who is my dentist?"), not a past, perfect or future one
+    ("What was done about the brakes?", "What preparations have I made?", "What did I do?")."""
+    found = _FIRST_AUXILIARY.search(question.replace("\u2019", "'"))
+    return found is not None and found.group(0).lower() in _PRESENT_AUXILIARIES
+
+
 def _clauses_holding(statement: str, terms: frozenset[str]) -> list[str]:
     """The clauses of ``statement`` (cut at punctuation and but/so/because) holding one of the
     question's ``terms``; all of them when none does (it matched by a synonym or a class)."""
@@ -1113,9 +1127,10 @@ def states_only_prospect(statement: str, question: str, terms: frozenset[str]) -
     ``terms`` names its state as a prospect (``_PROSPECT``: "I've got an interview at the Royal Free
     pharmacy on Thursday", "We might move to Sweden", "Test-driving a Volvo on Saturday") — it does
     not say the state holds: not where I work, where I live, what I drive. A question asking about
-    what may come (``_ASKS_AHEAD``: will, plan, hoping, next …) or naming the prospect's own word
-    ("When is my interview?", "What car am I test-driving?") is answered by it: not read."""
-    if _ASKS_AHEAD.search(question):
+    what may come (``_ASKS_AHEAD``: will, plan, hoping, next …), naming the prospect's own word
+    ("When is my interview?", "What car am I test-driving?") or not in the present (``asks_present``:
+    "What preparations have I made for the walk?") is answered by it: not read."""
+    if _ASKS_AHEAD.search(question) or not asks_present(question):
         return False
     clauses = _clauses_holding(statement, terms)
     for clause in clauses:
@@ -1135,8 +1150,10 @@ def states_bare_change(statement: str, question: str, terms: frozenset[str]) -> 
     "I swapped my contact lenses for a different brand"): it names no value, so it answers no
     question about the value ("Who is my energy supplier?") — the record naming it does, or none.
     "I switched to Octopus", "swapped the Fiat for a Kia" name one. A question about the change
-    itself ("When did I switch energy suppliers?", "Why did we change dentists?") is not read."""
-    if _CHANGE_VERB.search(question):
+    itself ("When did I switch energy suppliers?", "Why did we change dentists?") or not in the
+    present (``asks_present``: "What was done about the brakes?" / "The garage replaced the pads") is
+    not read."""
+    if _CHANGE_VERB.search(question) or not asks_present(question):
         return False
     for clause in _clauses_holding(statement, terms):
         found = _CHANGE_VERB.search(clause)

@@ -1909,9 +1909,11 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
     ("What shift did I work on Friday?", "What position did I play?"; ``answer_type``, not an
     attribute or a word saying when) and naming no other thing (``key_terms``, names), record_id ->
     whether a record may state a value of that kind: it holds the head (in any form), a member of its
-    lexicon category or class ("a Toyota Prius" is a car, football a sport), or is keyed by it. A
-    record sharing only the question's verb ("Worked overtime again", "… a nap before work") names
-    no shift. None when the question is not of that form (nothing is read)."""
+    lexicon category or class ("a Toyota Prius" is a car, football a sport), is keyed by it, or names
+    a value (a capitalized word past the first saying no time: "I support Legia Warsaw" for "Which
+    team do I support?"). A record sharing only the question's verb and naming nothing ("Worked
+    overtime again", "… a nap before work") names no shift. None when the question is not of that
+    form (nothing is read)."""
     word = answer_type(question)
     if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS:
         return None
@@ -1920,14 +1922,40 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
     if things:
         return None   # "Which airline did Caroline fly?": the record holding the thing answers by it
     kinds = class_kinds(question)
+    # "Which city is my son in?": what is asked is a preposition's object, a name after one answers
+    after_preposition = bool(_ENDS_PREPOSITION.search(question))
 
     def holds(record_id: str) -> bool:
         record = space.records[record_id]
+        if _NAMES_A_VALUE.search(record["statement"], 1) and _names_value(record["statement"], after_preposition):
+            return True   # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
         held = space.term_set(record_id)
         held = _with_bases(held) if forms else held
         return head in held or head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
             or _head_held(word, record["statement"], record.get("memory_key") or "")
     return holds
+
+
+_NAMES_A_VALUE = _Lazy(r"\s[A-Z]")
+_PREPOSITIONS_TEXT = "at in on from to near with for of by into onto"
+_ENDS_PREPOSITION = _Lazy(r"(?i)\b(?:%s)\s*[?.!]*\s*$" % "|".join(_PREPOSITIONS_TEXT.split()))
+
+
+def _names_value(statement: str, after_preposition: bool) -> bool:
+    """``asked_head``: whether a statement names a value by a capitalized word past the first that
+    says no time, as a verb's object ("I support Legia Warsaw") or, when the question asks a
+    preposition's object (``after_preposition``), after one ("Our house is in Morningside"); "I work
+    as a nurse … at St Luke's" names where, not a shift."""
+    words = statement.split()
+    prepositions = frozenset(_PREPOSITIONS_TEXT.split())
+    for at in range(1, len(words)):
+        word = words[at]
+        if not word[:1].isupper() or set(tokenize(word)) <= _WHEN_TERMS:
+            continue
+        before = {w.strip(",.;:!?").lower() for w in words[max(0, at - 3):at]}
+        if after_preposition or before.isdisjoint(prepositions):
+            return True
+    return False
 
 
 def _derived(term: str, head: str) -> bool:

@@ -370,6 +370,8 @@ def _moods_of(found: list, question: str, retrieval) -> None:
     terms = frozenset(tokenize(question))
     for match in live:
         statement = match.record["statement"]
+        if match.record["status"] != "active":
+            continue   # a candidate ("Jo might be lactose intolerant") is the decision's to block
         if (prospects and decide_mod.states_only_prospect(statement, question, terms)) \
                 or (changes and decide_mod.states_bare_change(statement, question, terms)):
             match.support, match.stated, match.swapped = 0.0, 0.0, None
