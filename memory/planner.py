@@ -1931,9 +1931,32 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
             return True   # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
         held = space.term_set(record_id)
         held = _with_bases(held) if forms else held
+        if head in held and _only_modifies(record["statement"], head, forms):
+            held = held - {head}   # "the university pool" is a pool
         return head in held or head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
             or _head_held(word, record["statement"], record.get("memory_key") or "")
     return holds
+
+
+_WORDS_AND_MARKS = _Lazy(r"[\w'-]+|[^\w\s]")
+
+
+def _only_modifies(statement: str, head: str, forms: bool) -> bool:
+    """``asked_head``: whether every time a statement says the head it qualifies the noun after it
+    ("I swim at the university pool" for "Which university do I work at?", "the car park" for "What
+    car …?"): the next word is a content word, not a preposition, a stop word or the clause's end."""
+    words = _WORDS_AND_MARKS.findall(statement)
+    seen = False
+    for at, word in enumerate(words):
+        terms = tokenize(word)
+        if not terms or (base_term(terms[0]) if forms else terms[0]) != head:
+            continue
+        seen = True
+        after = words[at + 1] if at + 1 < len(words) else ""
+        if not after[:1].isalnum() or not tokenize(after) or after.lower() in _PREPOSITIONS_TEXT.split() \
+                or set(tokenize(after)) <= _WHEN_TERMS:
+            return False
+    return seen
 
 
 _NAMES_A_VALUE = _Lazy(r"\s[A-Z]")

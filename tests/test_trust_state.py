@@ -88,7 +88,8 @@ def test_the_act_asked_with_still_is_answered_by_the_record_holding_it():
 
 # -- asked_head: "What shift …?" needs a record naming a shift ----------------------------------------
 
-@pytest.mark.parametrize("case_id", ["gold_trust_1729", "gold_trust_1731", "gold_trust_1410", "gold_trust_1412"])
+@pytest.mark.parametrize("case_id", ["gold_trust_1729", "gold_trust_1731", "gold_trust_1707", "gold_trust_1410",
+                                     "gold_trust_1412"])
 def test_a_record_sharing_only_the_verb_does_not_name_the_kind_asked(case_id):
     assert passes(case_id)
     assert not passes(case_id, off="asked_head")
@@ -154,3 +155,16 @@ def test_a_value_only_the_current_link_holds_is_answered_as_now():
 
 def test_a_value_the_replaced_link_holds_stays_historical():
     assert passes("gold_trust_1721")   # "Did I use to work for Arriva?"
+
+
+def test_a_head_only_qualifying_another_noun_is_not_held():
+    assert planner._only_modifies("I swim at the university pool on Mondays.", "universiti", True)
+    assert not planner._only_modifies("I work at Uppsala University.", "universiti", True)
+    assert not planner._only_modifies("My car is a Renault Zoe.", "car", True)
+
+
+def test_a_value_named_as_the_verbs_object_or_after_the_asked_preposition():
+    assert planner._names_value("I support Legia Warsaw.", after_preposition=False)
+    assert not planner._names_value("I work as a nurse on the cardiology ward at St Luke's.", after_preposition=False)
+    assert planner._names_value("Our house is in Morningside.", after_preposition=True)
+    assert not planner._names_value("I play five-a-side football on Thursday nights.", after_preposition=True)
