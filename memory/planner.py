@@ -1953,7 +1953,7 @@ def _only_modifies(statement: str, head: str, forms: bool) -> bool:
             continue
         seen = True
         after = words[at + 1] if at + 1 < len(words) else ""
-        if not after[:1].isalnum() or not tokenize(after) or after.lower() in _PREPOSITIONS_TEXT.split() \
+        if not after[:1].isalnum() or not tokenize(after) or after.lower() in _PREPOSITION_WORDS \
                 or set(tokenize(after)) <= _WHEN_TERMS:
             return False
     return seen
@@ -1961,6 +1961,7 @@ def _only_modifies(statement: str, head: str, forms: bool) -> bool:
 
 _NAMES_A_VALUE = _Lazy(r"\s[A-Z]")
 _PREPOSITIONS_TEXT = "at in on from to near with for of by into onto"
+_PREPOSITION_WORDS = frozenset(_PREPOSITIONS_TEXT.split())
 _ENDS_PREPOSITION = _Lazy(r"(?i)\b(?:%s)\s*[?.!]*\s*$" % "|".join(_PREPOSITIONS_TEXT.split()))
 
 
@@ -1970,13 +1971,12 @@ def _names_value(statement: str, after_preposition: bool) -> bool:
     preposition's object (``after_preposition``), after one ("Our house is in Morningside"); "I work
     as a nurse … at St Luke's" names where, not a shift."""
     words = statement.split()
-    prepositions = frozenset(_PREPOSITIONS_TEXT.split())
     for at in range(1, len(words)):
         word = words[at]
         if not word[:1].isupper() or set(tokenize(word)) <= _WHEN_TERMS:
             continue
         before = {w.strip(",.;:!?").lower() for w in words[max(0, at - 3):at]}
-        if after_preposition or before.isdisjoint(prepositions):
+        if after_preposition or before.isdisjoint(_PREPOSITION_WORDS):
             return True
     return False
 
