@@ -1092,12 +1092,16 @@ _ASPECT = _Lazy(r"(?i)\b(?:still|ever|any\s*more|any\s+longer|already|yet|just|n
                 r"these\s+days)\b")
 
 
-def without_aspect(question: str) -> str:
+def without_aspect(question: str, seen: Callable[[str], bool] | None = None) -> str:
     """``question`` without its aspect words (``_ASPECT``) for the support and coverage tests: "Do I
     still go to Mallorca?" -> "Do I go to Mallorca?", so that "I still can't believe what the ferry
-    to Mallorca costs" is not half answered by "still". The question itself when nothing else is
-    left ("What now?")."""
-    rest = _ASPECT.sub(" ", question)
+    to Mallorca costs" is not half answered by "still". With ``seen`` (term -> whether the scope
+    holds it), only the words a record may hold go: one the scope never saw holds no answer and
+    weighs as ``planner.unseen_time_weight`` says. The question itself when nothing else is left
+    ("What now?")."""
+    def gone(found: re.Match) -> str:
+        return " " if seen is None or all(seen(t) for t in tokenize(found.group(0))) else found.group(0)
+    rest = _ASPECT.sub(gone, question)
     return rest if rest != question and tokenize(rest) else question
 
 

@@ -184,6 +184,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
     months = periods and retrieval.feature("named_months")
     period = decide_mod.question_period(request.text, as_of, months) if periods else None
+    # ``aspect_words``: the question without still/ever/now, whether or not a record holds them
+    acts = planner.without_aspect(request.text) if retrieval.feature("aspect_words") else request.text
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -200,8 +202,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         steps += result.steps
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
-        # ``aspect_words``: still/ever/now say when the question asks, not what a record must hold
-        said = planner.without_aspect(request.text) if retrieval.feature("aspect_words") else request.text
+        # ``aspect_words``: still/ever/now say when the question asks, not what a record may hold
+        said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
+            if retrieval.feature("aspect_words") else request.text
         supports = planner.support(space, said, settings, retrieval.feature, request.user)
         stated = (planner.support(space, said, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
@@ -250,8 +253,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
         _moods_of(found, said, retrieval)
-        if said != request.text:
-            _aspect_acts(found, said, retrieval.feature("irregular_forms"))
+        if acts != request.text:
+            _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
         if retrieval.feature("asked_head"):
             _head_support(found, space, said, request.user, retrieval.feature("irregular_forms"))
         if retrieval.feature("follow_supersession"):
