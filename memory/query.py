@@ -202,29 +202,37 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         steps += result.steps
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
-        # ``aspect_words``: still/ever/now say when the question asks, not what a record may hold
-        said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
-            if retrieval.feature("aspect_words") else request.text
-        supports = planner.support(space, said, settings, retrieval.feature, request.user)
-        stated = (planner.support(space, said, settings, retrieval.feature, request.user, ungated=True)
+        supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
+        stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
-                 for text in planner.swapped_questions(space, said, request.user)] \
+                 for text in planner.swapped_questions(space, request.text, request.user)] \
             if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
-        asked = _without_time(said, as_of, view.records, retrieval, framed, months) \
-            if retrieval.feature("follow_supersession") else said
-        if asked != said:
+        asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
+            if retrieval.feature("follow_supersession") else request.text
+        if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
             # episode's validity is when it was said, not what it talks about: it keeps them.
             keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
             keyed_things = planner.thing_terms(asked, request.user)
+        # ``aspect_words``: still/ever/now say when the question asks, not what a record holds: a
+        # record holding one gets no share for it (it is read without them too, the lower counts)
+        said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
+            if retrieval.feature("aspect_words") else request.text
+        if said != request.text:
+            def aspectless(text: str, ungated: bool = False) -> Callable[[str], float]:
+                return planner.support(space, planner.without_aspect(text, lambda t: space.index.df(t) > 0),
+                                       settings, retrieval.feature, request.user, ungated=ungated)
+            supports, keyed_supports = _not_above(supports, aspectless(request.text)), \
+                _not_above(keyed_supports, aspectless(asked))
+            stated = _not_above(stated, aspectless(request.text, ungated=True)) if stated is not None else None
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
@@ -252,11 +260,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
-        _moods_of(found, said, retrieval)
+        _moods_of(found, acts, retrieval)
         if acts != request.text:
             _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
         if retrieval.feature("asked_head"):
-            _head_support(found, space, said, request.user, retrieval.feature("irregular_forms"))
+            _head_support(found, space, acts, request.user, retrieval.feature("irregular_forms"))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -350,6 +358,11 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
             for match in live:
                 if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _not_above(first: Callable[[str], float], second: Callable[[str], float]) -> Callable[[str], float]:
+    """record_id -> the lower of two readings of its support (``features.aspect_words``)."""
+    return lambda record_id: min(first(record_id), second(record_id))
 
 
 def _moods_of(found: list, question: str, retrieval) -> None:
