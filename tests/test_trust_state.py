@@ -115,6 +115,9 @@ def _terms(question: str) -> frozenset[str]:
     ("Test-driving a Volvo on Saturday.", "What car am I test-driving on Saturday?", False),
     ("Long day at work, the queue never ended.", "Where do I work?", False),
     ("I work at Boots, but I'm thinking of applying to the hospital.", "Where do I work?", False),
+    # what is said before the modal is asserted: the relation, not the wanting, answers "who is"
+    ("My neighbour's daughter Amira might babysit on Friday.", "Who is my neighbour's daughter?", False),
+    ("Amira might babysit on Friday.", "Does Amira babysit?", True),
 ])
 def test_states_only_prospect(statement, question, expected):
     assert decision.states_only_prospect(statement, question, _terms(question)) is expected
