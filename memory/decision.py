@@ -1135,21 +1135,23 @@ def states_only_prospect(statement: str, question: str, terms: frozenset[str]) -
     clauses = _clauses_holding(statement, terms)
     for clause in clauses:
         found = _PROSPECT.search(clause)
-        if found is None or found.start() > _first_held(clause, terms):
-            return False   # "Élodie's husband Karim might want it": the husband is said before the modal
+        if found is None or found.start() > _last_held(clause, terms):
+            return False   # "Élodie's husband Karim might want it": all it holds is said before the modal
         said = tokenize(found.group(0))
         if said and said[0] in terms:
             return False
     return True
 
 
-def _first_held(clause: str, terms: frozenset[str]) -> int:
-    """Where the first word of ``clause`` holding one of ``terms`` begins (its length when none
-    does): what a prospect names comes after its marker ("an interview at the Royal Free pharmacy")."""
+def _last_held(clause: str, terms: frozenset[str]) -> int:
+    """Where the last word of ``clause`` holding one of ``terms`` begins (its length when none does):
+    what a prospect names comes after its marker ("Amira might babysit", "an interview at the Royal
+    Free pharmacy"); what comes before it all is asserted ("Élodie's husband Karim might …")."""
+    last = len(clause)
     for word in _WORD.finditer(clause):
         if not terms.isdisjoint(tokenize(word.group(0))):
-            return word.start()
-    return len(clause)
+            last = word.start()
+    return last
 
 
 def states_bare_change(statement: str, question: str, terms: frozenset[str]) -> bool:
