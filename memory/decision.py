@@ -1130,7 +1130,7 @@ def states_only_prospect(statement: str, question: str, terms: frozenset[str]) -
     what may come (``_ASKS_AHEAD``: will, plan, hoping, next …), naming the prospect's own word
     ("When is my interview?", "What car am I test-driving?") or not in the present (``asks_present``:
     "What preparations have I made for the walk?") is answered by it: not read."""
-    if _ASKS_AHEAD.search(question) or not asks_present(question):
+    if not _PROSPECT.search(statement) or _ASKS_AHEAD.search(question) or not asks_present(question):
         return False
     clauses = _clauses_holding(statement, terms)
     for clause in clauses:
@@ -1164,7 +1164,7 @@ def states_bare_change(statement: str, question: str, terms: frozenset[str]) -> 
     itself ("When did I switch energy suppliers?", "Why did we change dentists?") or not in the
     present (``asks_present``: "What was done about the brakes?" / "The garage replaced the pads") is
     not read."""
-    if _CHANGE_VERB.search(question) or not asks_present(question):
+    if not _CHANGE_VERB.search(statement) or _CHANGE_VERB.search(question) or not asks_present(question):
         return False
     for clause in _clauses_holding(statement, terms):
         found = _CHANGE_VERB.search(clause)

@@ -1931,14 +1931,17 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
 
     def holds(record_id: str) -> bool:
         record = space.records[record_id]
-        if _NAMES_A_VALUE.search(record["statement"], 1) and _names_value(record["statement"], after_preposition):
-            return True   # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
         held = space.term_set(record_id)
         held = _with_bases(held) if forms else held
-        if head in held and _only_modifies(record["statement"], head, forms):
-            held = held - {head}   # "the university pool" is a pool
-        return head in held or head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
-            or _head_held(word, record["statement"], record.get("memory_key") or "")
+        if head in held:
+            # "the university pool" is a pool
+            return not _only_modifies(record["statement"], head, forms)
+        if head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
+                or _head_held(word, record["statement"], record.get("memory_key") or ""):
+            return True
+        # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
+        return bool(_NAMES_A_VALUE.search(record["statement"], 1)) and _names_value(record["statement"],
+                                                                                       after_preposition)
     return holds
 
 
@@ -1952,6 +1955,8 @@ def _only_modifies(statement: str, head: str, forms: bool) -> bool:
     words = _WORDS_AND_MARKS.findall(statement)
     seen = False
     for at, word in enumerate(words):
+        if not word[:3].lower() == head[:3]:
+            continue   # (a word of another stem: not tokenized)
         terms = tokenize(word)
         if not terms or (base_term(terms[0]) if forms else terms[0]) != head:
             continue

@@ -381,8 +381,8 @@ def _moods_of(found: list, question: str, retrieval) -> None:
     supports no question but one about the change, and the record naming the value answers."""
     prospects, changes = retrieval.feature("prospective_mood"), retrieval.feature("bare_changes")
     live = [m for m in found if m.support] if prospects or changes else []
-    if not live:
-        return
+    if not live or not decide_mod.asks_present(question):
+        return   # both read a question asking the state as it is
     terms = frozenset(tokenize(question))
     for match in live:
         statement = match.record["statement"]
