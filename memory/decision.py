@@ -1107,6 +1107,13 @@ _FIRST_AUXILIARY = Lazy(r"(?i)(?:\b(?:do|does|did|am|is|are|was|were|have|has|ha
 _PRESENT_AUXILIARIES = frozenset(("do", "does", "am", "is", "are", "'s", "'re", "'m"))
 
 
+def mood_marks(statement: str) -> tuple[bool, bool]:
+    """(whether ``statement`` holds a prospect's marker, whether it holds a change verb): what
+    ``states_only_prospect`` and ``states_bare_change`` need before they read its clauses (kept per
+    record by the caller: it depends on the record alone)."""
+    return _PROSPECT.search(statement) is not None, _CHANGE_VERB.search(statement) is not None
+
+
 def asks_present(question: str) -> bool:
     """Whether a question asks a state as it is now: its first auxiliary is a present one ("Where do
     I work?", "Which bank are we with?", "Who is my dentist?"), not a past, perfect or future one

@@ -260,7 +260,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
-        _moods_of(found, acts, retrieval)
+        _moods_of(found, acts, retrieval, space.memo("mood_marks"))
         if acts != request.text:
             _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
         if retrieval.feature("asked_head"):
@@ -365,7 +365,7 @@ def _not_above(first: Callable[[str], float], second: Callable[[str], float]) ->
     return lambda record_id: min(first(record_id), second(record_id))
 
 
-def _moods_of(found: list, question: str, retrieval) -> None:
+def _moods_of(found: list, question: str, retrieval, marks: dict) -> None:
     """What a record's mood lets it state (session 9, "state"), on the matches that support the
     question (a few: no other match is read):
 
@@ -378,7 +378,8 @@ def _moods_of(found: list, question: str, retrieval) -> None:
 
     ``features.bare_changes`` (``decision.states_bare_change``): a record saying only that a thing
     changed ("I switched energy suppliers in March", "We changed banks") names no value: it
-    supports no question but one about the change, and the record naming the value answers."""
+    supports no question but one about the change, and the record naming the value answers.
+    ``marks``: the view's memo of ``decision.mood_marks`` by record id."""
     prospects, changes = retrieval.feature("prospective_mood"), retrieval.feature("bare_changes")
     live = [m for m in found if m.support] if prospects or changes else []
     if not live or not decide_mod.asks_present(question):
@@ -388,8 +389,11 @@ def _moods_of(found: list, question: str, retrieval) -> None:
         statement = match.record["statement"]
         if match.record["status"] != "active":
             continue   # a candidate ("Jo might be lactose intolerant") is the decision's to block
-        if (prospects and decide_mod.states_only_prospect(statement, question, terms)) \
-                or (changes and decide_mod.states_bare_change(statement, question, terms)):
+        marked = marks.get(match.record["id"])
+        if marked is None:
+            marked = marks[match.record["id"]] = decide_mod.mood_marks(statement)
+        if (prospects and marked[0] and decide_mod.states_only_prospect(statement, question, terms)) \
+                or (changes and marked[1] and decide_mod.states_bare_change(statement, question, terms)):
             match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
