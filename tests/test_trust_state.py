@@ -171,3 +171,19 @@ def test_a_value_named_as_the_verbs_object_or_after_the_asked_preposition():
     assert not planner._names_value("I work as a nurse on the cardiology ward at St Luke's.", after_preposition=False)
     assert planner._names_value("Our house is in Morningside.", after_preposition=True)
     assert not planner._names_value("I play five-a-side football on Thursday nights.", after_preposition=True)
+
+
+def test_a_turn_sharing_only_the_verb_is_not_cited_for_what_car():
+    outcome = run_dev10("gold_trust_1015")   # "What car do I drive now?"
+    assert outcome.ranked == ["tx-van"]       # not "I'll drive you to the market on Saturday, there's room."
+    assert "tx-van-turn" in run_dev10("gold_trust_1015", off="asked_head").ranked
+
+
+def run_dev10(case_id: str, off: str = "") -> gold.Outcome:
+    case = next(c for c in map(json.loads, (GOLD / "trust-dev10.jsonl").read_text(encoding="utf-8").splitlines())
+                if c["case_id"] == case_id)
+    policies = load_policies()
+    for key in filter(None, off.split(",")):
+        policies.retrieval.data["features"][key] = False
+    return gold.run_case(case, query_fn=gold._default_query_fn(),
+                         store_factory=lambda root, clock: Store.create(root, clock=clock, policies=policies))
