@@ -408,7 +408,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                         periods: bool = False, closing_before: bool = False, past_values: bool = False,
                         named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
                         asked_things: frozenset[str] | None = None,
-                        holders: Callable[[str], list[str]] | None = None, months: bool = False) -> list[Match]:
+                        holders: Callable[[str], list[str]] | None = None, months: bool = False,
+                        current_values: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -428,11 +429,14 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     question the slot answers with a replaced one (``_silence_later_values``). ``value_bridge``
     with ``asked_things`` (what the question is about, ``planner.thing_terms``): a record naming
     one link's value leads a question naming no thing to that slot (``_bridge_named_values``;
-    ``holders``: the scope's index, term -> the ids holding it)."""
+    ``holders``: the scope's index, term -> the ids holding it). ``current_values``
+    (``features.current_values``): a question asking before ("Did I use to drive a Kia?") naming a
+    value only the current link holds is answered by that link (``_current_named``)."""
     asked_instant, asked_before = question_instant(question, as_of, periods, closing_before, months)
     named = _named_words(question)
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
         and asked_instant == as_of else None
+    now_named = _past_named_words(question) if current_values and asked_before and not named else None
     silenced: set[str] = set()
     slot_links: set[str] = set()     # the links of a slot whose value the question names
     dated_by: frozenset[str] = frozenset()   # the value it names ("Leeds", "Manchester")
@@ -466,6 +470,18 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             # a slot with a history is answered as of the year asked about, whether or not a
             # link held then: nothing valid then is an UNKNOWN (retired_or_expired), not today's value
             match.valid_at = instant
+        current = _current_named(now_named, links, policy, created, as_of, now) if now_named else None
+        if current is not None:
+            # "Did I use to drive a Kia?" while the Kia is today's car: the earlier links do not say
+            # Kia; the current link answers, as it is now
+            silenced |= {link["id"] for link in links if link["id"] != current["id"]}
+            slot_links |= {link["id"] for link in links}
+            dated_by = now_named
+            if current["id"] not in present and current["id"] not in added:
+                added[current["id"]] = Match(current, match.score, match.rank_score, match.coverage,
+                                             created[current["id"]], support=match.support,
+                                             chain=[link for link in links if link["id"] != current["id"]])
+            continue
         older = _past_link(past_named, links, policy)
         if older is not None:
             # the question names an earlier value: that link answers, judged when it held
@@ -718,6 +734,23 @@ def _past_link(words: frozenset[str] | None, links: list[dict], policy: Forgetti
     if len(holding) != 1 or holding[0] is links[-1] or held(links[-1]):
         return None
     return holding[0]
+
+
+def _current_named(words: frozenset[str], links: list[dict], policy: ForgettingPolicy, created: dict[str, str],
+                   as_of: str, now: str) -> dict | None:
+    """``features.current_values``: the link of a slot valid at ``as_of`` when it alone holds one of
+    the names a question asking before gives ("Did I use to drive a Kia?": "I drive a Kia Niro now",
+    the Fiat before it not): the past reading weighs the tense, the value asked is today's."""
+    current = [link for link in links if blocker(link, created[link["id"]], as_of, now, policy) is None]
+    if not current:
+        return None
+    held = set(tokenize(current[-1]["statement"]))
+    if words.isdisjoint(held):
+        return None
+    earlier = [link for link in links if link["id"] != current[-1]["id"]]
+    if any(not words.isdisjoint(tokenize(link["statement"])) for link in earlier):
+        return None
+    return current[-1]
 
 
 def _second_before_instant(instant: str) -> str:
@@ -1044,3 +1077,104 @@ def _uncovered(scope_label: str, words: list[str]) -> str:
         return f"an active record in scope {scope_label} that covers: {', '.join(words)}"
     return (f"an active record in scope {scope_label} that covers the question's words together "
             "(each is held by some record, none holds enough of them)")
+
+
+# -- what a record's mood and aspect let it state (session 9, "state") --------------------------
+
+# ``features.prospective_mood``: a clause naming a state only as a prospect, a wish or a plan — an
+# attempt at it (applying for, an interview at, test-driving, looking at houses), an intention (plan
+# to, thinking of, hoping to, want to, would like to) or a possibility (might, if, one day) — does
+# not state that the state holds
+_PROSPECT = Lazy(r"(?i)\b(?:might|if|hop(?:e|es|ed|ing)\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|"
+                 r"think(?:s|ing)?\s+(?:of|about)|consider(?:s|ing)?|wants?\s+to|wanted\s+to|"
+                 r"would\s+(?:like|love)\s+to|appl(?:y|ies|ied|ying)\s+(?:for|to)|"
+                 r"interview(?:s|ed|ing)?\s+(?:at|for|with)|looking\s+(?:at|for|into)|"
+                 r"test[-\s]?driv\w*|one\s+day|some\s?day)\b")
+# a question about what may come is answered by the prospect ("When is my interview?", "Where
+# will we move?", "What am I hoping to buy?")
+_ASKS_AHEAD = Lazy(r"(?i)\b(?:will|going\s+to|gonna|next|upcoming|soon|plan\w*|hop(?:e|es|ed|ing)|might|"
+                   r"would|could|if|consider\w*|think\w*|want\w*|appl(?:y|ies|ied|ying))\b")
+# ``features.bare_changes``: a clause saying a thing changed (switched suppliers, changed dentists,
+# swapped my lenses for a different brand) that names no value it changed to or from
+_CHANGE_VERB = Lazy(r"(?i)\b(?:switch|swap|chang|replac|mov|trad)(?:e|es|ed|ing|ped|ping)?\b")
+_CHANGE_VALUE = Lazy(r"(?i)\b(?:to|into|from|over|instead|now)\b|\bfor\s+(?!(?:a|an|the|my|our)?\s*"
+                     r"(?:different|new|another|other|better|cheaper)\b)")
+
+
+# the question's first auxiliary: only a question in the present asks the state as it is now
+_FIRST_AUXILIARY = Lazy(r"(?i)(?:\b(?:do|does|did|am|is|are|was|were|have|has|had|will|would|can|could|should|shall|"
+                        r"may|might|must)\b|'(?:s|re|m|ve|d|ll)\b)")
+_PRESENT_AUXILIARIES = frozenset(("do", "does", "am", "is", "are", "'s", "'re", "'m"))
+
+
+def mood_marks(statement: str) -> tuple[bool, bool]:
+    """(whether ``statement`` holds a prospect's marker, whether it holds a change verb): what
+    ``states_only_prospect`` and ``states_bare_change`` need before they read its clauses (kept per
+    record by the caller: it depends on the record alone)."""
+    return _PROSPECT.search(statement) is not None, _CHANGE_VERB.search(statement) is not None
+
+
+def asks_present(question: str) -> bool:
+    """Whether a question asks a state as it is now: its first auxiliary is a present one ("Where do
+    I work?", "Which bank are we with?", "Who is my dentist?"), not a past, perfect or future one
+    ("What was done about the brakes?", "What preparations have I made?", "What did I do?")."""
+    found = _FIRST_AUXILIARY.search(question.replace("\u2019", "'"))
+    return found is not None and found.group(0).lower() in _PRESENT_AUXILIARIES
+
+
+def _clauses_holding(statement: str, terms: frozenset[str]) -> list[str]:
+    """The clauses of ``statement`` (cut at punctuation and but/so/because) holding one of the
+    question's ``terms``; all of them when none does (it matched by a synonym or a class)."""
+    clauses = [c for c in _CLAUSE_END.split(statement) if c and c.strip()]
+    return [c for c in clauses if not terms.isdisjoint(tokenize(c))] or clauses
+
+
+def states_only_prospect(statement: str, question: str, terms: frozenset[str]) -> bool:
+    """``features.prospective_mood``: whether every clause of ``statement`` holding the question's
+    ``terms`` names its state as a prospect (``_PROSPECT``: "I've got an interview at the Royal Free
+    pharmacy on Thursday", "We might move to Sweden", "Test-driving a Volvo on Saturday") — it does
+    not say the state holds: not where I work, where I live, what I drive. A question asking about
+    what may come (``_ASKS_AHEAD``: will, plan, hoping, next …), naming the prospect's own word
+    ("When is my interview?", "What car am I test-driving?") or not in the present (``asks_present``:
+    "What preparations have I made for the walk?") is answered by it: not read."""
+    if not _PROSPECT.search(statement) or _ASKS_AHEAD.search(question) or not asks_present(question):
+        return False
+    clauses = _clauses_holding(statement, terms)
+    for clause in clauses:
+        found = _PROSPECT.search(clause)
+        if found is None or found.start() > _last_held(clause, terms):
+            return False   # "Élodie's husband Karim might want it": all it holds is said before the modal
+        said = tokenize(found.group(0))
+        if said and said[0] in terms:
+            return False
+    return True
+
+
+def _last_held(clause: str, terms: frozenset[str]) -> int:
+    """Where the last word of ``clause`` holding one of ``terms`` begins (its length when none does):
+    what a prospect names comes after its marker ("Amira might babysit", "an interview at the Royal
+    Free pharmacy"); what comes before it all is asserted ("Élodie's husband Karim might …")."""
+    last = len(clause)
+    for word in _WORD.finditer(clause):
+        if not terms.isdisjoint(tokenize(word.group(0))):
+            last = word.start()
+    return last
+
+
+def states_bare_change(statement: str, question: str, terms: frozenset[str]) -> bool:
+    """``features.bare_changes``: whether every clause of ``statement`` holding the question's
+    ``terms`` says only that a thing changed (``_CHANGE_VERB`` with no value after it,
+    ``_CHANGE_VALUE``: "I switched energy suppliers in March", "We changed dentists after the move",
+    "I swapped my contact lenses for a different brand"): it names no value, so it answers no
+    question about the value ("Who is my energy supplier?") — the record naming it does, or none.
+    "I switched to Octopus", "swapped the Fiat for a Kia" name one. A question about the change
+    itself ("When did I switch energy suppliers?", "Why did we change dentists?") or not in the
+    present (``asks_present``: "What was done about the brakes?" / "The garage replaced the pads") is
+    not read."""
+    if not _CHANGE_VERB.search(statement) or _CHANGE_VERB.search(question) or not asks_present(question):
+        return False
+    for clause in _clauses_holding(statement, terms):
+        found = _CHANGE_VERB.search(clause)
+        if found is None or _CHANGE_VALUE.search(clause, found.end()):
+            return False
+    return True

@@ -1085,6 +1085,60 @@ def without_idioms(question: str) -> str:
     return _IDIOMS.sub(lambda found: " " + _IDIOM_WORDS[" ".join(found.group(0).lower().split())] + " ", question)
 
 
+# ``features.aspect_words``: the words by which a question says WHEN it asks (still, ever, now,
+# anymore, already, yet, just, currently, these days): they select the current or a past value
+# (``decision.question_time`` reads them on the question itself) and name nothing a record must hold
+_ASPECT = _Lazy(r"(?i)\b(?:still|ever|any\s*more|any\s+longer|already|yet|just|now|nowadays|currently|"
+                r"these\s+days)\b")
+
+
+def without_aspect(question: str, seen: Callable[[str], bool] | None = None) -> str:
+    """``question`` without its aspect words (``_ASPECT``) for the support and coverage tests: "Do I
+    still go to Mallorca?" -> "Do I go to Mallorca?", so that "I still can't believe what the ferry
+    to Mallorca costs" is not half answered by "still". With ``seen`` (term -> whether the scope
+    holds it), only the words a record may hold go: one the scope never saw holds no answer and
+    weighs as ``planner.unseen_time_weight`` says. The question itself when nothing else is left
+    ("What now?")."""
+    def gone(found: re.Match) -> str:
+        return " " if seen is None or all(seen(t) for t in tokenize(found.group(0))) else found.group(0)
+    rest = _ASPECT.sub(gone, question)
+    return rest if rest != question and tokenize(rest) else question
+
+
+# ``features.aspect_words``: a yes/no question asking whether an act goes on or ever happened ("Am I
+# still driving the Fiat?", "Do I ever drive to Valencia?"): its verb and what it acts on
+_ASKED_ACT = _Lazy(r"(?i)^\W*(?:do|does|did|am|is|are|was|were|have|has|had)\s+"
+                   r"(?:i|we|you|he|she|they|[^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s+((?:[^\W_][\w'-]*\s*){1,4})[?.!]*\s*$")
+# verbs that say little of the act by themselves ("Do I still go to Mallorca?", "Do I have a Volvo?")
+_LIGHT_VERBS_TEXT = "be been have has had do does did done go goes went gone get got make made take took own use keep"
+_LIGHT_VERBS = frozenset(("done", "get", "go", "goe", "gone", "got", "keep", "made", "make", "take", "took", "use",
+                          "went"))   # the terms of the words (be, have, do, own are no terms at all)
+
+
+def asked_act(question: str, forms: bool = True) -> tuple[frozenset[str], frozenset[str]]:
+    """(verb, thing) of a yes/no question asking of an act, once its aspect words are gone
+    (``without_aspect``): "Am I driving a Fiat?" -> ({drive}, {fiat}); a light verb (go, have, get …)
+    gives no verb term, a linking verb nothing ("Am I still a member …?" names no act)."""
+    found = _ASKED_ACT.match(question.replace("\u2019", "'"))
+    if not found or found.group(1).lower() in _LINKING_VERBS:
+        return frozenset(), frozenset()
+    verb = [base_term(t) if forms else t for t in tokenize(found.group(1))]
+    things = frozenset(t for t in tokenize(found.group(2)) if t not in _TIME_WORDS and t not in _WHEN_NOUNS
+                       and t not in _RELATIONS and t not in _INDEFINITES)
+    return frozenset(t for t in verb if t not in _LIGHT_VERBS), things
+
+
+def holds_act(statement: str, verb: frozenset[str], things: frozenset[str], forms: bool = True) -> bool:
+    """Whether a record holds the act a question asks of (``asked_act``): its verb, in any form
+    ("Drove my nephew …" holds drive), and one term of the thing it acts on. "Drove my nephew to
+    football, he's still buzzing" does not hold "driving the Fiat"; "Best paella I have ever eaten,
+    … in Valencia" does not hold "drive to Valencia"."""
+    held = frozenset(tokenize(statement))
+    if forms:
+        held = held | frozenset(base_term(t) for t in held)
+    return verb <= held and (not things or not things.isdisjoint(held))
+
+
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
             ungated: bool = False) -> Callable[[str], float]:
     """record_id -> how far it alone supports an answer (the decision's sufficiency test).
@@ -1851,6 +1905,96 @@ def answers_asked(question: str, forms: bool = True, members: bool = False) -> C
         has_head = head is None or head in held or (members and _head_held(word, statement, key))
         return has_head and (verb is None or verb in held)
     return answers
+
+
+def asked_head_holders(space: SearchSpace, question: str, caller: str = "", forms: bool = True,
+                       ) -> Callable[[str], bool] | None:
+    """``features.asked_head``: of a what/which question asking a kind of thing by its head noun
+    ("What shift did I work on Friday?", "What position did I play?"; ``answer_type``, not an
+    attribute or a word saying when) and naming no other thing (``key_terms``, names), record_id ->
+    whether a record may state a value of that kind: it holds the head (in any form), a member of its
+    lexicon category or class ("a Toyota Prius" is a car, football a sport), is keyed by it, or names
+    a value (a capitalized word past the first saying no time: "I support Legia Warsaw" for "Which
+    team do I support?"). A record sharing only the question's verb and naming nothing ("Worked
+    overtime again", "… a nap before work") names no shift. None when the question is not of that
+    form (nothing is read)."""
+    word = answer_type(question)
+    if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS:
+        return None
+    head = base_term(word) if forms else word
+    things = {base_term(t) if forms else t for t in (*key_terms(question, caller), *name_terms(question))} - {head}
+    if things:
+        return None   # "Which airline did Caroline fly?": the record holding the thing answers by it
+    kinds = class_kinds(question)
+    # "Which city is my son in?": what is asked is a preposition's object, a name after one answers
+    after_preposition = bool(_ENDS_PREPOSITION.search(question))
+
+    def holds(record_id: str) -> bool:
+        record = space.records[record_id]
+        held = space.term_set(record_id)
+        held = _with_bases(held) if forms else held
+        if head in held:
+            # "the university pool" is a pool
+            return not _only_modifies(record["statement"], head, forms)
+        if head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
+                or _head_held(word, record["statement"], record.get("memory_key") or ""):
+            return True
+        # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
+        return bool(_NAMES_A_VALUE.search(record["statement"], 1)) and _names_value(record["statement"],
+                                                                                       after_preposition)
+    return holds
+
+
+_WORDS_AND_MARKS = _Lazy(r"[\w'-]+|[^\w\s]")
+
+
+def _only_modifies(statement: str, head: str, forms: bool) -> bool:
+    """``asked_head``: whether every time a statement says the head it qualifies the noun after it
+    ("I swim at the university pool" for "Which university do I work at?", "the car park" for "What
+    car …?"): the next word is a content word, not a preposition, a stop word or the clause's end."""
+    words = _WORDS_AND_MARKS.findall(statement)
+    seen = False
+    for at, word in enumerate(words):
+        if not word[:3].lower() == head[:3]:
+            continue   # (a word of another stem: not tokenized)
+        terms = tokenize(word)
+        if not terms or (base_term(terms[0]) if forms else terms[0]) != head:
+            continue
+        seen = True
+        after = words[at + 1] if at + 1 < len(words) else ""
+        if not after[:1].isalnum() or not tokenize(after) or after.lower() in _PREPOSITION_WORDS \
+                or set(tokenize(after)) <= _WHEN_TERMS:
+            return False
+    return seen
+
+
+_NAMES_A_VALUE = _Lazy(r"\s[A-Z]")
+_PREPOSITIONS_TEXT = "at in on from to near with for of by into onto"
+_PREPOSITION_WORDS = frozenset(_PREPOSITIONS_TEXT.split())
+_ENDS_PREPOSITION = _Lazy(r"(?i)\b(?:%s)\s*[?.!]*\s*$" % "|".join(_PREPOSITIONS_TEXT.split()))
+
+
+def _names_value(statement: str, after_preposition: bool) -> bool:
+    """``asked_head``: whether a statement names a value by a capitalized word past the first that
+    says no time, as a verb's object ("I support Legia Warsaw") or, when the question asks a
+    preposition's object (``after_preposition``), after one ("Our house is in Morningside"); "I work
+    as a nurse … at St Luke's" names where, not a shift."""
+    words = statement.split()
+    for at in range(1, len(words)):
+        word = words[at]
+        if not word[:1].isupper() or set(tokenize(word)) <= _WHEN_TERMS:
+            continue
+        before = {w.strip(",.;:!?").lower() for w in words[max(0, at - 3):at]}
+        if after_preposition or before.isdisjoint(_PREPOSITION_WORDS):
+            return True
+    return False
+
+
+def _derived(term: str, head: str) -> bool:
+    """Whether ``term`` is a word derived from the head's stem ("pharmacist" of pharmacy, "lecturer"
+    of lecture): it starts with all of the stem but its last letter, five letters at least."""
+    stem = head[:-1] if len(head) > 5 else head
+    return len(stem) >= 5 and term != head and term.startswith(stem)
 
 
 # ``relation_name_answers``: the terms of a question asking what someone is called

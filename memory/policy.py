@@ -107,6 +107,11 @@ ADDED_KEYS = {
         ("features", "period_activity"): False,   # 'What did I do last weekend?' needed a record holding 'do'
         ("features", "recurring_times"): False,   # 'on Sunday mornings' was answered by any record holding 'morning'
         ("features", "then_links_first"): False,   # a standing fact was cited before the link valid then
+        ("features", "prospective_mood"): False,   # a prospect (an interview, might move) answered for the state
+        ("features", "bare_changes"): False,       # "we changed banks" answered which bank
+        ("features", "aspect_words"): False,       # still/ever/now counted as words a record must hold
+        ("features", "asked_head"): False,         # "What shift did I work?" answered by a record sharing the verb
+        ("features", "current_values"): False,     # "Did I use to drive a Kia?" answered by the car before the Kia
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

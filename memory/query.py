@@ -184,6 +184,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
     months = periods and retrieval.feature("named_months")
     period = decide_mod.question_period(request.text, as_of, months) if periods else None
+    # ``aspect_words``: the question without still/ever/now, whether or not a record holds them
+    acts = planner.without_aspect(request.text) if retrieval.feature("aspect_words") else request.text
     for scope in scopes:
         marks.append(store.erasure_mark(scope))   # before anything is read
         # listed once per query, for the view and the index alike (each would otherwise list
@@ -220,6 +222,17 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             # episode's validity is when it was said, not what it talks about: it keeps them.
             keyed_supports = planner.support(space, asked, settings, retrieval.feature, request.user)
             keyed_things = planner.thing_terms(asked, request.user)
+        # ``aspect_words``: still/ever/now say when the question asks, not what a record holds: a
+        # record holding one gets no share for it (it is read without them too, the lower counts)
+        said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
+            if retrieval.feature("aspect_words") else request.text
+        if said != request.text:
+            def aspectless(text: str, ungated: bool = False) -> Callable[[str], float]:
+                return planner.support(space, planner.without_aspect(text, lambda t: space.index.df(t) > 0),
+                                       settings, retrieval.feature, request.user, ungated=ungated)
+            supports, keyed_supports = _not_above(supports, aspectless(request.text)), \
+                _not_above(keyed_supports, aspectless(asked))
+            stated = _not_above(stated, aspectless(request.text, ungated=True)) if stated is not None else None
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
@@ -247,6 +260,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
+        _moods_of(found, acts, retrieval, space.memo("mood_marks"))
+        if acts != request.text:
+            _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
+        if retrieval.feature("asked_head"):
+            _head_support(found, space, acts, request.user, retrieval.feature("irregular_forms"))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -257,7 +275,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    later_values=retrieval.feature("later_values"),
                                                    value_bridge=retrieval.feature("value_bridge"),
                                                    asked_things=keyed_things, holders=space.index.holders,
-                                                   months=months)
+                                                   months=months,
+                                                   current_values=retrieval.feature("current_values"))
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -339,6 +358,72 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
             for match in live:
                 if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _not_above(first: Callable[[str], float], second: Callable[[str], float]) -> Callable[[str], float]:
+    """record_id -> the lower of two readings of its support (``features.aspect_words``)."""
+    return lambda record_id: min(first(record_id), second(record_id))
+
+
+def _moods_of(found: list, question: str, retrieval, marks: dict) -> None:
+    """What a record's mood lets it state (session 9, "state"), on the matches that support the
+    question (a few: no other match is read):
+
+    ``features.prospective_mood`` (``decision.states_only_prospect``): a record naming the asked
+    state only as a prospect, a plan or an attempt ("I've got an interview at the Royal Free
+    pharmacy on Thursday", "We might move to Sweden", "Test-driving a Volvo on Saturday") supports
+    no question about the state as it is ("Which pharmacy do I work at?", "Do I live in Sweden?",
+    "Do I have a Volvo?"); one asking what may come, or naming the prospect ("When is my
+    interview?"), keeps it.
+
+    ``features.bare_changes`` (``decision.states_bare_change``): a record saying only that a thing
+    changed ("I switched energy suppliers in March", "We changed banks") names no value: it
+    supports no question but one about the change, and the record naming the value answers.
+    ``marks``: the view's memo of ``decision.mood_marks`` by record id."""
+    prospects, changes = retrieval.feature("prospective_mood"), retrieval.feature("bare_changes")
+    live = [m for m in found if m.support] if prospects or changes else []
+    if not live or not decide_mod.asks_present(question):
+        return   # both read a question asking the state as it is
+    terms = frozenset(tokenize(question))
+    for match in live:
+        statement = match.record["statement"]
+        if match.record["status"] != "active":
+            continue   # a candidate ("Jo might be lactose intolerant") is the decision's to block
+        marked = marks.get(match.record["id"])
+        if marked is None:
+            marked = marks[match.record["id"]] = decide_mod.mood_marks(statement)
+        if (prospects and marked[0] and decide_mod.states_only_prospect(statement, question, terms)) \
+                or (changes and marked[1] and decide_mod.states_bare_change(statement, question, terms)):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _aspect_acts(found: list, said: str, forms: bool) -> None:
+    """``features.aspect_words``: a yes/no question whose aspect word went (``said``: "Am I still
+    driving a Fiat?" -> "Am I driving a Fiat?") asks whether that act goes on or ever happened: a
+    record supports it only holding the act (``planner.holds_act``: its verb unless a light one,
+    and the thing it acts on): "Drove my nephew to football, he's still buzzing" does not; the Fiat's
+    record does (and ``follow_supersession`` answers with what replaced it). On the supporting
+    matches only."""
+    verb, things = planner.asked_act(said, forms)
+    if not verb and not things:
+        return
+    for match in found:
+        if match.support and not planner.holds_act(match.record["statement"], verb, things, forms):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
+def _head_support(found: list, space, question: str, caller: str, forms: bool) -> None:
+    """``features.asked_head`` (``planner.asked_head_holders``): a what/which question asking a kind
+    of thing and naming nothing else ("What shift did I work on Friday?") is supported only by a
+    record holding that kind (the head, a member of its category or class, its key): "Worked
+    overtime again" shares only the verb. On the supporting matches only."""
+    live = [m for m in found if m.support]
+    holds = planner.asked_head_holders(space, question, caller, forms) if live else None
+    if holds is None:
+        return
+    for match in live:
+        if not holds(match.record["id"]):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
 def _activity_support(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:

@@ -44,7 +44,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "stated_negatives", "historical_negatives", "negative_objects", "yes_no_objects", "when_only_abstains", "statement_persons", "yes_no_predicates", "closing_before", "named_before", "past_values", "speaker_with_relation", "age_answers", "favourite_objects", "compound_heads", "number_answers", "typed_answers", "typed_evidence_order", "replaced_historical", "later_values", "period_needs_time", "value_bridge",
                       "class_lexicon", "relation_lexicon", "relation_is_name", "yes_no_names",
                       "named_months", "dated_records", "change_starts", "period_activity", "recurring_times",
-                      "then_links_first",
+                      "then_links_first", "prospective_mood", "bare_changes", "aspect_words", "asked_head", "current_values",
                       "asked_attributes", "value_units", "head_members",
                       "everyday_thesaurus", "kinship_model")
 
