@@ -1865,7 +1865,7 @@ def asked_attribute_read(question: str, features) -> str | None:
             return "amount_of"
         found = _ASKS_AMOUNT_OF.match(text) if kind is None else None
         if found and not _SECOND_QUESTION.search(text) and \
-                frozenset(tokenize(found.group(1).split()[-1])) & lexicon.amount_terms():
+                frozenset(tokenize(found.group(1).split()[-1])) & (lexicon.amount_terms() | _ATTRIBUTE_TERMS["amount"]):
             return "amount_of"
     return kind
 
@@ -1876,7 +1876,8 @@ def attribute_things_read(question: str, caller: str, forms: bool, kind: str) ->
     I pay?") and the one-word phrases of their thesaurus groups ("salary": earnings, income, wage)."""
     if kind != "amount_of":
         return asked_attribute_things(question, caller, forms) if kind in _ATTRIBUTE_TERMS else frozenset()
-    named = frozenset(tokenize(question)) & lexicon.amount_terms()
+    # (the attribute's own words, price and cost, name no thing: "the price of my boat" is the boat's)
+    named = frozenset(tokenize(question)) & lexicon.amount_terms() - _ATTRIBUTE_TERMS["amount"]
     others = frozenset(t for _, phrases, written in lexicon.asked_synonyms(named) for phrase in phrases
                        if phrase in written and len(phrase) == 1 for t in phrase)
     things = attribute_things(question, caller, False) | named | others
