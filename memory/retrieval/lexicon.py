@@ -387,10 +387,10 @@ def asked_heads(question: str) -> dict[str, Category]:
 # "run to work", "by bike", "commute on my bike") is no member of the category a question asks ("Which
 # sport do I do?"): it says how one travels, not what one plays. A round trip ("swim to the pier and
 # back") is the exercise itself.
-_JOURNEY = Lazy(r"(?i)\b([^\W\d_][\w'-]*)\s+(?:(?:in|back|over|down|up|across|out)\s+)?(?:to|into)\s+(?!\w+\s+and\s+"
-                r"back\b)(?:the|my|our|his|her|their|a|an|work|school|college|uni|town|church|class|(?-i:[A-Z]))|"
+_JOURNEY = Lazy(r"(?i)\b([^\W\d_][\w'-]*)\s+(?:(?:in|back|over|down|up|across|out)\s+)?(?:to|into)\s+(?!(?:the\s+|my\s+|a\s+)?"
+                r"\w+\s+and\s+back\b)(?:the|my|our|his|her|their|a|an|work|school|college|uni|town|church|class|(?-i:[A-Z]))|"
                 r"\b(?:by|on\s+(?:my|his|her|their|the|a|an))\s+([^\W\d_][\w'-]*)|"
-                r"\bcommut\w*\s+(?:\w+\s+)?(?:by|on)\s+(?:my\s+|a\s+|the\s+)?([^\W\d_][\w'-]*)")
+                r"\bcommut\w*\s+(?:\w+\s+)?(?:by|on)\s+(?:(?:my|his|her|their|our|the|a|an)\s+)?([^\W\d_][\w'-]*)")
 
 
 # and a member watched or followed ("We watch the sumo", "follows rugby") is no member of what one does,
@@ -423,12 +423,13 @@ def spectator_terms(statement: str) -> frozenset[str]:
 
 # ``negated_synonyms``: a clause negates by a plain negation ("I don't eat meat") or by a word of refusing
 # ("allergic to penicillin"); a yes/no question is settled by either polarity, a question holding the
-# refusing word itself ("Which antibiotic am I allergic to?") asks what that clause names. A clause that
-# says what ended ("used to", "gave up", "no longer", "stopped") settles nothing now.
-_ENDED = Lazy(r"(?i)\b(?:used\s+to|no\s+longer|not\s+any\s*more|anymore|any\s+more|stopped|quit|quits|gave\s+up|"
-              r"give\s+up|gives\s+up|giving\s+up|former|formerly|once)\b")
-_NEGATOR_WORDS = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stop|avoid|avoids|hate|hates|"
-                      r"dislike|dislikes|allergic)\b")
+# refusing word itself ("Which antibiotic am I allergic to?") asks what that clause names. What ended
+# ("I gave up meat", "stopped smoking", "no longer") settles a yes/no question as a negation does; a past
+# state ("I used to be vegetarian", "formerly") settles nothing now.
+_ENDED = Lazy(r"(?i)\b(?:used\s+to|former|formerly)\b")
+_NEGATOR_WORDS = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stop|stops|stopped|quit|quits|"
+                      r"gave\s+up|give\s+up|gives\s+up|giving\s+up|anymore|avoid|avoids|hate|hates|dislike|dislikes|"
+                      r"allergic)\b")
 
 
 def asked_negators(question: str) -> frozenset[str]:
