@@ -402,13 +402,15 @@ _ASKS_SPECTATOR = Lazy(r"(?i)\b(?:watch|watches|watching|watched|follow|follows|
 
 
 def journey_terms(statement: str) -> frozenset[str]:
-    """The terms of the words a statement uses as the means of a journey (``_JOURNEY``)."""
+    """The terms of the words a statement uses as the means of a journey (``_JOURNEY``): a means of the
+    transport category ("cycle", "bike", "walk"), not any word before "to" ("I take my dog to the vet")."""
     found: set[str] = set()
     for hit in _JOURNEY.finditer(statement.replace("\u2019", "'")):
         for word in hit.groups():
             if word:
                 found.update(tokenize(word))
-    return frozenset(found)
+    return frozenset(found) & _member_union("transport") if found and "transport" in _load()["classes"] \
+        else frozenset()
 
 
 def asks_spectator(question: str) -> bool:
