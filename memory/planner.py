@@ -934,7 +934,8 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 # and coverage tests, never by a search's scores
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
                   forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
-                  kinship: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  kinship: bool = False, roles: bool = False,
+                  settled: bool = False, means: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -954,9 +955,17 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     ``kinship`` (``kinship_model``): a relation is asked by its word, not a word stemming alike ("my
     doctorate" asks no doctor), and the verb of "Where does my sister live?" is held by a place the
     record names in a clause negating nothing ("My sister Marta is a midwife in Gdańsk"); whose
-    place it is stays the subject tests' business."""
+    place it is stays the subject tests' business. ``roles`` (``member_roles``): the head of "any
+    medical conditions" is the condition (``lexicon.asked_heads``), and a member said as the means of
+    a journey ("I cycle to the clinic"), or watched ("we watch the sumo") where the question asks no
+    watching, following or liking, is no member of the category asked. ``settled``
+    (``negated_synonyms``): a clause whose negating word the question holds itself ("allergic to
+    penicillin" for "Which antibiotic am I allergic to?") states what it names, and a plainly negated
+    one settles a yes/no question ("I don't eat meat" / "Am I a vegetarian?"; ``lexicon.stated_terms``).
+    ``means`` (``means_answers``): for a question asking the means of a journey ("How do I get to
+    work?"), the words of a record's key are stated too ("user.commute": the commute is what it states)."""
     base = base_term if forms else (lambda t: t)
-    wanted = lexicon.asked_categories(question) if categories else {}
+    wanted = (lexicon.asked_heads(question) if roles else lexicon.asked_categories(question)) if categories else {}
     groups = lexicon.relation_groups() if relations else {}
     related = {t: groups[t] for t in dict.fromkeys(tokenize(question)) if t in groups}
     if kinship and related:
@@ -973,13 +982,36 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related} \
         - {base(t) for part in parts.values() for t in part}
     refusing = lexicon.negates(question)
+    negators = lexicon.asked_negators(question) if settled else frozenset()
+    yes_no = settled and bool(_YES_NO_OPENING.match(question))
+    keyed = means and bool(_ASKS_MEANS.match(question.replace("\u2019", "'")))
+    watching = roles and lexicon.asks_spectator(question)
 
     def positive(record_id: str) -> frozenset[str]:
+        if negators or yes_no:
+            cache = space.memo("lexicon_stated")
+            found = cache.get((record_id, negators, yes_no))
+            if found is None:
+                found = cache[(record_id, negators, yes_no)] = lexicon.stated_terms(
+                    space.records[record_id]["statement"], negators, yes_no)
+            return found
         cache = space.memo("lexicon_positive")
         found = cache.get(record_id)
         if found is None:
             found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"])
         return found
+
+    def members_stated(record_id: str, stated: frozenset[str]) -> frozenset[str]:
+        """``roles``: the terms stated, but a member said as the means of a journey."""
+        if not roles:
+            return stated
+        cache = space.memo("lexicon_roles")
+        roled = cache.get(record_id)
+        if roled is None:
+            statement = space.records[record_id]["statement"]
+            roled = cache[record_id] = (lexicon.journey_terms(statement), lexicon.spectator_terms(statement))
+        other = roled[0] if watching else roled[0] | roled[1]
+        return stated - other if other else stated
 
     def place(record_id: str) -> bool:
         cache = space.memo("lexicon_place")
@@ -990,6 +1022,10 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
 
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
         stated = positive(record_id)
+        if keyed:
+            key = frozenset(tokenize((space.records[record_id].get("memory_key") or "").replace(".", " ")
+                                     .replace("_", " ")))
+            stated, held = stated | key, held | key
         found = set()
         if thesaurus and not _is_turn(space.records[record_id]):
             # a conversation turn is read in its own words: a long reply holds a synonym of most
@@ -1003,7 +1039,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
             # a place or a name after the category's verb ("supports Legia") is read from a capital
             # letter, not from a word the lexicon lists: it counts only with some of the rest held
             named_place = places and more and place(record_id)
-            found |= {base(t) for t in lexicon.held_categories(wanted, held, stated, named_place,
+            found |= {base(t) for t in lexicon.held_categories(wanted, held, members_stated(record_id, stated),
+                                                               named_place,
                                                                space.records[record_id]["statement"] if more else "")
                       if more or not (refusing or wanted[t].place or wanted[t].strict)}
             found |= {base(t) for term, part in parts.items() if base(term) in found for t in part}
@@ -1013,6 +1050,10 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         return frozenset(found - held) if found else frozenset()
     return held_terms
 
+
+# ``negated_synonyms``: a question answered yes or no ("Am I a vegetarian?", "Do I eat meat?")
+_YES_NO_OPENING = _Lazy(r"(?i)^\W*(?:am|is|are|was|were|do|does|did|have|has|had|can|could|will|would)\s+"
+                        r"(?:i|you|he|she|we|they|my|our|your|his|her|their|[^\W\d_][\w-]*)\b")
 
 # ``kinship_model``: "Where does my sister live?", "Where are my parents based?"
 _ASKS_RESIDENCE = _Lazy(r"(?i)^\W*where\b.*?\b(live|lives|living|lived|based|stay|stays|staying|reside|resides)\b")
@@ -1024,7 +1065,8 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
     it holds in other words (``lexicon_terms``; ``class_lexicon``, ``relation_lexicon``)."""
     extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
                           frozenset(weights), synonyms=features("everyday_thesaurus"),
-                          kinship=features("kinship_model"))
+                          kinship=features("kinship_model"), roles=features("member_roles"),
+                          settled=features("negated_synonyms"), means=features("means_answers"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -1259,12 +1301,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     typed = asked_value(question) if features("typed_answers") else None
     typed = typed if typed in CONFIDENT_VALUES else None
     units = features("value_units")
-    attribute = asked_attribute(question) if features("asked_attributes") else None
+    attribute = asked_attribute_read(question, features) if features("asked_attributes") else None
     # the thing must be held where a value stands for the attribute's word ("green" holds "colour", by
     # the lexicon; "800 pounds" a price): else the value alone, of anything, would carry the answer. A
     # place or a date is about the thing by coverage and the subject tests ("You work nights at the
     # hospital" said to Felipe, "going to Crete" for the June trip)
-    attribute_of = asked_attribute_things(question, caller, forms) if attribute else frozenset()
+    attribute_of = attribute_things_read(question, caller, forms, attribute) if attribute else frozenset()
     if attribute and _ATTRIBUTE_TERMS[attribute]:
         share = _attribute_share(share, weights, _ATTRIBUTE_TERMS[attribute], forms)
     if typed:   # ``typed_answers``: "The station is 2 km away" holds the "far" of "How far is the station?"
@@ -1663,7 +1705,8 @@ _ATTRIBUTE_WORDS = {"colour": _Lazy(r"(?i)\bcolou?rs?\b")}
 # in 1:58" holds the "time" of "What was my time in the Bath half?"), written out as ``tokenize`` gives them
 _ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race_time": "time"}
 _ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
-                    "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset()}
+                    "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset(),
+                    "amount_of": frozenset(("price", "cost")), "means": frozenset()}
 # a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
 # by a season or a holiday ("in spring", "at Christmas"), by how long from now ("in two weeks", "soon"),
 # or by a bare hour after a preposition ("at 8", "by 10.30")
@@ -1787,6 +1830,10 @@ def states_attribute(kind: str, statement: str, question: str = "") -> bool:
                 or bool(_ROUTINE_TIME.search(text)))
     if kind == "race_time":
         return bool(_RACE_TIME.search(text))
+    if kind == "amount_of":   # ``amount_things``: "a two-bedroom flat" states no amount
+        return states_attribute("amount", _COUNTED_THING.sub(" ", statement), question)
+    if kind == "means":
+        return _states_means(statement, question)
     return True
 
 
@@ -1838,6 +1885,71 @@ def asked_attribute_things(question: str, caller: str = "", forms: bool = True) 
     or a date, which coverage and the subject tests tie to the thing)."""
     kind = asked_attribute(question)
     return attribute_things(question, caller, forms) if kind and _ATTRIBUTE_TERMS[kind] else frozenset()
+
+
+
+# ``means_answers``: "How do I get to work?", "How does Ana travel into town?", "How do you commute?" ask the
+# MEANS of a journey, which a record states by a means of the lexicon's transport class in a clause that
+# negates nothing ("I cycle to the clinic", "by tram", "I take the metro"): a record about work that
+# states no means (a shift, a job) does not answer. Whose journey it is stays the subject tests'.
+_ASKS_MEANS = _Lazy(r"(?i)^\W*how\s+(?:do|does|did|will|would|can|could|should|is|are|am|was|were)\s+"
+                    r"(?:[^\W\d_][\w'-]*\s+){1,3}?(?:get|gets|getting|go|goes|going|travel|travels|travelling|"
+                    r"traveling|come|comes|coming|head|heads|commute|commutes|commuting)\b(?:\s+(?:to|into|in|home|"
+                    r"around|there|back|about)\b|\s*[?.!]?\s*$)")
+# ``amount_things``: "What was my rent in 2025?", "What's my monthly salary?" ask an amount, of the thing
+# named last (a word of the lexicon's "amounts": rent, salary, fees, bill ...; not "my tax code")
+_ASKS_AMOUNT_OF = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were|\s+will\s+be)\s+(?:my|our|your|his|her|"
+                        r"their|the|[^\W\d_][\w-]*'s)\s+((?:[^\W\d_][\w-]*\s+){0,2}?[^\W\d_][\w-]*)\s*(?:$|[?.!,]|"
+                        r"\s(?:in|for|on|at|last|this|next|now|these|nowadays|back|when|before|after|per|each|every|"
+                        r"from|to|with|during|since|right)\b)")
+# a count joined to what it counts ("a two-bedroom flat", "a 3-year lease") is no amount of money
+_COUNTED_THING = _Lazy(r"(?i)\b(?:\d+|" + _COUNT + r")-(?!euros?\b|pounds?\b|dollars?\b)[^\W\d_][\w-]*")
+
+
+def asked_attribute_read(question: str, features) -> str | None:
+    """``asked_attribute``, and with ``means_answers`` the means of a journey ("means"), with
+    ``amount_things`` an amount of a named thing ("amount_of": "What was my rent in 2025?", and every
+    amount ``asked_attribute`` reads, so that it is tied to the thing it is the amount of)."""
+    kind = asked_attribute(question)
+    text = question.replace("\u2019", "'")
+    if kind is None and features("means_answers") and _ASKS_MEANS.match(text) and not _SECOND_QUESTION.search(text):
+        return "means"
+    if features("amount_things"):
+        if kind == "amount":
+            return "amount_of"
+        found = _ASKS_AMOUNT_OF.match(text) if kind is None else None
+        if found and not _SECOND_QUESTION.search(text) and \
+                frozenset(tokenize(found.group(1).split()[-1])) & (lexicon.amount_terms() | _ATTRIBUTE_TERMS["amount"]):
+            return "amount_of"
+    return kind
+
+
+def attribute_things_read(question: str, caller: str, forms: bool, kind: str) -> frozenset[str]:
+    """``asked_attribute_things`` of the kind ``asked_attribute_read`` gives: for an amount of a named
+    thing, also the words of the question naming a thing whose value is an amount ("How much RENT did
+    I pay?") and the one-word phrases of their thesaurus groups ("salary": earnings, income, wage)."""
+    if kind != "amount_of":
+        return asked_attribute_things(question, caller, forms) if kind in _ATTRIBUTE_TERMS else frozenset()
+    # (the attribute's own words, price and cost, name no thing: "the price of my boat" is the boat's)
+    named = frozenset(tokenize(question)) & lexicon.amount_terms() - _ATTRIBUTE_TERMS["amount"]
+    others = frozenset(t for _, phrases, written in lexicon.asked_synonyms(named) for phrase in phrases
+                       if phrase in written and len(phrase) == 1 for t in phrase)
+    things = attribute_things(question, caller, False) | named | others
+    return frozenset(base_term(t) for t in things) if forms else things
+
+
+def _states_means(statement: str, question: str) -> bool:
+    """``means_answers``: a means of the lexicon's transport class, beyond the question's own words, in
+    a clause that negates nothing."""
+    transport = lexicon.categories().get("transport")
+    if transport is None:
+        return True
+    stated = lexicon.positive_terms(_without_asked_words(statement.replace("\u2019", "'"), question))
+    job = lexicon.categories().get("job")
+    # a means named in a job ("works as a bus driver", "a taxi driver") is the job's, no journey's
+    jobs = frozenset().union(*(member for member in job.members if len(member) > 1 and member <= stated)) \
+        if job is not None else frozenset()
+    return any(member <= stated and not member <= jobs for member in transport.members)
 
 
 # ``typed_evidence_order``: the verb a question asks who did ("Who proposed the book?": proposed), or
@@ -3451,7 +3563,9 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
     extra = lexicon_terms(space, question, lexicon_features("class_lexicon"), lexicon_features("relation_lexicon"),
                           forms, frozenset(base_term(t) for t in weights) if forms else frozenset(weights),
                           synonyms=lexicon_features("everyday_thesaurus"),
-                          kinship=lexicon_features("kinship_model"))
+                          kinship=lexicon_features("kinship_model"), roles=lexicon_features("member_roles"),
+                          settled=lexicon_features("negated_synonyms"),
+                          means=lexicon_features("means_answers"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}
@@ -3723,7 +3837,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     # words), after every match of the searches: what was found, and its order, is unchanged
     members = set(frozenset().union(*kinds.values())) if kinds else set()
     if features("class_lexicon"):
-        members |= set(lexicon.member_terms(lexicon.asked_categories(question)))
+        members |= set(lexicon.member_terms(lexicon.asked_heads(question) if features("member_roles")
+                                            else lexicon.asked_categories(question)))
     if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
         groups = lexicon.relation_groups()
         members |= {word for t in terms for word in groups.get(t, ())}

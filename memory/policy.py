@@ -89,6 +89,10 @@ ADDED_KEYS = {
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
         ("features", "asked_attributes"): False,   # 'What colour is my van?' was answered by the van's make
         ("features", "value_units"): False,   # '40 lengths of the pool' stated no distance
+        ("features", "member_roles"): False,   # 'Which sport do I do?' was answered by 'I cycle to the clinic'
+        ("features", "means_answers"): False,   # 'How do I get to work?' was answered by the shift record
+        ("features", "amount_things"): False,   # 'What was my rent?' was answered by the salary or 'a two-bedroom flat'
+        ("features", "negated_synonyms"): False,   # 'allergic to penicillin' named no antibiotic; 'I don't eat meat' no diet
         ("features", "head_members"): False,   # 'What car ...?' cited the job record before the keyed Prius
         ("features", "typed_answers"): False,   # 'how far' was answered by any record holding 'far' ('so far')
         ("features", "typed_evidence_order"): False,   # evidence in rank order, a record not stating what is asked first

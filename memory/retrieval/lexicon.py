@@ -365,3 +365,106 @@ def synonym_terms(asked: tuple) -> list[str]:
     """Every term of the other phrases the asked groups write out (to find the records stating one;
     a category's members taken by '@' are read, not searched: "work" would search ~150 jobs)."""
     return sorted({t for _, others, written in asked for other in others if other in written for t in other})
+
+
+# ``member_roles``: the head of a noun phrase is its last noun ("any medical conditions" asks a condition,
+# not a medicine): where both words after what/which/any name a category, the second is asked
+def asked_heads(question: str) -> dict[str, Category]:
+    """``asked_categories``, a category word followed by another read as that one's modifier."""
+    known = categories()
+    found: dict[str, Category] = {}
+    for hit in _ASKED.finditer(question.replace("\u2019", "'")):
+        first = tokenize(hit.group(1))
+        second = tokenize(hit.group(2)) if hit.group(2) and hit.group(1).lower() not in _NOT_MODIFIERS else []
+        for terms in (second, first):
+            if len(terms) == 1 and terms[0] in known:
+                found[terms[0]] = known[terms[0]]
+                break
+    return found
+
+
+# ``member_roles``: a member said as the means of a journey ("I cycle to the clinic", "cycle into town",
+# "run to work", "by bike", "commute on my bike") is no member of the category a question asks ("Which
+# sport do I do?"): it says how one travels, not what one plays. A round trip ("swim to the pier and
+# back") is the exercise itself.
+_JOURNEY = Lazy(r"(?i)\b([^\W\d_][\w'-]*)\s+(?:(?:in|back|over|down|up|across|out)\s+)?(?:to|into)\s+(?!(?:the\s+|my\s+|a\s+)?"
+                r"\w+\s+and\s+back\b)(?:the|my|our|his|her|their|a|an|work|school|college|uni|town|church|class|(?-i:[A-Z]))|"
+                r"\b(?:by|on\s+(?:my|his|her|their|the|a|an))\s+([^\W\d_][\w'-]*)|"
+                r"\bcommut\w*\s+(?:\w+\s+)?(?:by|on)\s+(?:(?:my|his|her|their|our|the|a|an)\s+)?([^\W\d_][\w'-]*)")
+
+
+# and a member watched or followed ("We watch the sumo", "follows rugby") is no member of what one does,
+# unless the question asks what one watches, follows or supports
+_SPECTATOR = Lazy(r"(?i)\b(?:watch|watches|watching|watched|follow|follows|following|followed)\s+(?:the\s+|a\s+|"
+                  r"some\s+|live\s+)?([^\W\d_][\w'-]*)")
+_ASKS_SPECTATOR = Lazy(r"(?i)\b(?:watch|watches|watching|watched|follow|follows|following|followed|fan|fans|support|"
+                       r"supports|supporting|like|likes|love|loves|enjoy|enjoys|favou?rite)\b")
+
+
+def journey_terms(statement: str) -> frozenset[str]:
+    """The terms of the words a statement uses as the means of a journey (``_JOURNEY``): a means of the
+    transport category ("cycle", "bike", "walk"), not any word before "to" ("I take my dog to the vet")."""
+    found: set[str] = set()
+    for hit in _JOURNEY.finditer(statement.replace("\u2019", "'")):
+        for word in hit.groups():
+            if word:
+                found.update(tokenize(word))
+    return frozenset(found) & _member_union("transport") if found and "transport" in _load()["classes"] \
+        else frozenset()
+
+
+def asks_spectator(question: str) -> bool:
+    """Whether a question asks what one watches, follows, supports or likes ("Which sport do I watch?")."""
+    return bool(_ASKS_SPECTATOR.search(question.replace("\u2019", "'")))
+
+
+def spectator_terms(statement: str) -> frozenset[str]:
+    """The terms of the words a statement says are watched or followed (``_SPECTATOR``)."""
+    return frozenset(t for hit in _SPECTATOR.finditer(statement.replace("\u2019", "'")) for t in tokenize(hit.group(1)))
+
+
+# ``negated_synonyms``: a clause negates by a plain negation ("I don't eat meat") or by a word of refusing
+# ("allergic to penicillin"); a yes/no question is settled by either polarity, a question holding the
+# refusing word itself ("Which antibiotic am I allergic to?") asks what that clause names. What ended
+# ("I gave up meat", "stopped smoking", "no longer") settles a yes/no question as a negation does; a past
+# state ("I used to be vegetarian", "formerly") settles nothing now.
+_ENDED = Lazy(r"(?i)\b(?:used\s+to|former|formerly)\b")
+_NEGATOR_WORDS = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|stop|stops|stopped|quit|quits|"
+                      r"gave\s+up|give\s+up|gives\s+up|giving\s+up|anymore|avoid|avoids|hate|hates|dislike|dislikes|"
+                      r"allergic)\b")
+
+
+def asked_negators(question: str) -> frozenset[str]:
+    """The negating words a question holds itself, lower-cased ("allergic", "avoid")."""
+    return frozenset(hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(question.replace("\u2019", "'")))
+
+
+def stated_terms(statement: str, asked: frozenset[str], settled: bool) -> frozenset[str]:
+    """``positive_terms``, with the terms of a clause whose negating words the question holds itself
+    (``asked``: "allergic" for "Which antibiotic am I allergic to?"), and with ``settled`` (a yes/no
+    question) of a clause plainly negated ("I don't eat meat" settles "Am I a vegetarian?"); never a
+    clause saying what ended ("I used to be vegetarian")."""
+    text = statement.replace("\u2019", "'")
+    held: set[str] = set()
+    for clause in _CLAUSES.split(text):
+        if not clause:
+            continue
+        negators = {hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(clause)}
+        if _NEGATING.search(clause) and (_ENDED.search(clause) or not (settled or negators <= asked)
+                                         or not negators):
+            continue
+        held.update(tokenize(clause))
+    return frozenset(held)
+
+
+# ``amount_things``: the words of a thing whose value is an amount of money ("What was my rent in 2025?",
+# "How much rent did I pay?"): an amount answers only for the thing it is the amount of
+@lru_cache(maxsize=1)
+def _amount_words() -> frozenset[str]:
+    return frozenset(word.lower() for word in _split(_load().get("amounts", {}).get("words", "")))
+
+
+@lru_cache(maxsize=1)
+def amount_terms() -> frozenset[str]:
+    """The terms of the words naming a thing whose value is an amount (``classes.json`` "amounts")."""
+    return frozenset(t for word in _amount_words() if len(word.split()) == 1 for t in tokenize(word))
