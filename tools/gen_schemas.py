@@ -46,7 +46,9 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "named_months", "dated_records", "change_starts", "period_activity", "recurring_times",
                       "then_links_first",
                       "asked_attributes", "value_units", "head_members",
-                      "everyday_thesaurus", "kinship_model")
+                      "everyday_thesaurus", "kinship_model",
+                      "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
+                      "turn_relations")
 
 
 def enum(values):
