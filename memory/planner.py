@@ -1093,6 +1093,9 @@ _ASKS_BARE_DOING = _Lazy(r"(?i)^\W*what\s+(?:does|do)\s+(?!you\b)\S.*?\s+do(?:\s
                          r"currently|today))?\s*[?.!]*\s*$")
 _OCCUPATION_TEXT = "work job occupation profession career"
 _OCCUPATION = frozenset(("work", "job", "occup", "profess", "career"))
+# what a question asking someone's work may hold beside it: "Where does Kemal work now?"
+_NOW_TEXT = "now nowadays currently current"
+_NOW_TERMS = frozenset(("now", "nowaday", "current"))
 _BARE_DOING_TEXT = "work job"
 _BARE_DOING = frozenset(("work", "job"))
 _STATES_OCCUPATION = _Lazy(
@@ -1344,6 +1347,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     share_in = _lexicon_share(share, space, question, features, forms, weights)
+    if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
+        occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
         share_in = _occupation_share(share_in, space, occupation)
     if features("asserted_support"):
