@@ -1429,8 +1429,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return covers(record_id)
         if required or speakers:
             held = _held_terms(space, record_id)
-            if idioms:   # ``relation_idioms``: "My other half Jannik ..." holds the spouse/partner
-                held = held | idiom_held(space, record_id)
+            by_idiom = idiom_held(space, record_id) if idioms else frozenset()
+            if by_idiom:   # ``relation_idioms``: "My other half Jannik ..." holds the spouse/partner
+                held = held | by_idiom
             if forms:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
