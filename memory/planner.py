@@ -1179,6 +1179,118 @@ def holds_act(statement: str, verb: frozenset[str], things: frozenset[str], form
     if forms:
         held = held | frozenset(base_term(t) for t in held)
     return verb <= held and (not things or not things.isdisjoint(held))
+# ``occupation_reading`` (issue 13, session 9): "What does my uncle do?" asks his work as "What does
+# my uncle do for a living?" does, and a clause saying what someone teaches, runs or started at
+# says it in other words than a job's ("My uncle Rafael teaches geography", "Ana runs a small
+# hostel", "I started at the new clinic", "head of radiology"; a race run is no business run)
+_ASKS_BARE_DOING = _Lazy(r"(?i)^\W*what\s+(?:does|do)\s+(?!you\b)\S.*?\s+do(?:\s+(?:now|nowadays|these\s+days|"
+                         r"currently|today))?\s*[?.!]*\s*$")
+_OCCUPATION_TEXT = "work job occupation profession career"
+_OCCUPATION = frozenset(("work", "job", "occup", "profess", "career"))
+# what a question asking someone's work may hold beside it: "Where does Kemal work now?"
+_NOW_TEXT = "now nowadays currently current"
+_NOW_TERMS = frozenset(("now", "nowaday", "current"))
+_BARE_DOING_TEXT = "work job"
+_BARE_DOING = frozenset(("work", "job"))
+_STATES_OCCUPATION = _Lazy(
+    r"(?i)\b(?:works?\s+as\s+(?:a|an)\b|(?:teach(?:es|ing)?|lectur(?:es|ing))\s+(?!(?:me|us|you|him|her|them|myself|yourself|himself|"
+    r"herself|it|that|this)\b)[^\W\d_]"
+    r"|(?:runs?|running|owns?|owning|manages?|managing)\s+(?:a|an|the|his|her|their|my|our|its|[^\W\d_][\w-]*'s)\s+"
+    r"(?!(?:[\w-]+\s+){0,2}?(?:marathons?|races?|half|halves|miles?|km|kilomet\w*|laps?|\d))"
+    r"|(?:started|starts|starting|joined|joins)\s+(?:work(?:ing)?\s+)?(?:at|with)\s+(?:a|an|the|[A-Z])"
+    r"|head\s+of\s+[^\W\d_]|promoted\s+to\b)")
+
+
+def asked_occupation(question: str) -> frozenset[str]:
+    """``occupation_reading``: the terms by which a question asks someone's work ("What is Ana's
+    job?": job; "Where does Kemal work now?": work), "work" and "job" for "What does my uncle do?";
+    none when it asks no work."""
+    if _ASKS_BARE_DOING.match(question.replace("\u2019", "'")):
+        return _BARE_DOING
+    return frozenset(tokenize(question)) & _OCCUPATION
+
+
+def occupation_question(question: str) -> str:
+    """``occupation_reading``: "What does my uncle do?" read as "What does my uncle do work job?"
+    (as ``without_idioms`` reads "for a living"); any other question unchanged."""
+    if _ASKS_BARE_DOING.match(question.replace("\u2019", "'")):
+        return question.rstrip(" ?.!") + " " + _BARE_DOING_TEXT + "?"
+    return question
+
+
+@lru_cache(maxsize=8192)
+def states_occupation(statement: str) -> bool:
+    """``occupation_reading``: whether a statement says what someone does for work other than by a
+    job's word ("works as a tester", "teaches geography", "runs a small hostel", "started at the new
+    clinic") or names a job of the lexicon in a clause negating nothing ("Huw is a plumber", also in
+    a conversation turn, which the thesaurus reads in its own words only)."""
+    text = statement.replace("\u2019", "'")
+    if _STATES_OCCUPATION.search(text):
+        return True
+    job = lexicon.categories().get("job")
+    stated = lexicon.positive_terms(text) if job is not None else frozenset()
+    return job is not None and any(member <= stated for member in job.members)
+
+
+def _occupation_share(share_in: Callable[[frozenset[str], str], float], space: SearchSpace,
+                      asked: frozenset[str]) -> Callable[[frozenset[str], str], float]:
+    """``share_in`` with the work a question asks held by a record saying it otherwise."""
+    def shared(held: frozenset[str], record_id: str) -> float:
+        if states_occupation(space.records[record_id]["statement"]):
+            held = held | asked
+        return share_in(held, record_id)
+    return shared
+
+
+# ``event_questions`` (issue 13, session 9): "What did my dad do (last week)?" asks an event of its
+# subject, which no word of the question names: a record of the subject said then tells it
+_ASKS_EVENT = _Lazy(r"(?i)^\W*what\s+did\s+\S.*?\s+do\s*[?.!]*\s*$")
+
+
+def idiom_held(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """``relation_idioms``: the relation terms a record holds by an idiom ("My other half Jannik ...":
+    spouse, partner; ``lexicon.idiom_relations``)."""
+    cache = space.memo("idiom_held")
+    found = cache.get(record_id)
+    if found is None:
+        found = cache[record_id] = lexicon.idiom_relations(space.records[record_id]["statement"])[1]
+    return found
+
+
+# ``turn_relations`` (issue 13, session 9): in a conversation "my brother" is the speaker's brother:
+# another speaker's "My brother Huw is a plumber" is not the caller's brother ("your brother" is)
+_TURN_POSSESSIVE = _Lazy(r"(?i)\b(my|our|your)\s+([^\W\d_][\w-]*)")
+
+
+def asked_own_relations(question: str) -> frozenset[str]:
+    """``turn_relations``: the relation terms a question asks as the caller's ("my brother": brother)."""
+    return frozenset(t for owned in _FIRST_PERSON.findall(question.replace("\u2019", "'")) for t in _relation_terms(owned))
+
+
+def others_relation_turn(space: SearchSpace, record_id: str, caller_terms: frozenset[str],
+                         relations: frozenset[str]) -> bool:
+    """``turn_relations``: whether a record is another speaker's turn naming ``relations`` (with their
+    other words) only as the speaker's own ("my brother", "our son"), never as "your ..." said to the
+    caller."""
+    record = space.records[record_id]
+    speaker = space.speaker(record_id) if _is_turn(record) else None
+    if not speaker or not _speaker_terms(speaker).isdisjoint(caller_terms):
+        return False
+    mine = False
+    for owner, word in _TURN_POSSESSIVE.findall(record["statement"].replace("\u2019", "'")):
+        terms = _relation_terms(word)
+        if not terms or terms.isdisjoint(relations):
+            continue
+        if owner.lower() == "your":
+            return False
+        mine = True
+    return mine
+
+
+def _first_person_of(space: SearchSpace, record_id: str, own: frozenset[str]) -> frozenset[str]:
+    """Whom "I" is in a record: a conversation turn's speaker, else the owner."""
+    speaker = space.speaker(record_id) if _is_turn(space.records[record_id]) else None
+    return _speaker_terms(speaker) if speaker else own
 
 
 def support(space: SearchSpace, question: str, settings: dict, features, caller: str = "", *,
@@ -1218,6 +1330,12 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     """
     if features("question_idioms"):
         question = without_idioms(question)
+    if features("relation_idioms"):   # "my other half" is "my spouse" (``lexicon.idiom_relations``)
+        question = lexicon.idiom_relations(question)[0]
+    # (not for ``stated_contest``: a friend's "I teach chemistry now" does not contest my job)
+    occupation = asked_occupation(question) if features("occupation_reading") and not ungated else frozenset()
+    if occupation:   # "What does my uncle do?" asks his work: "... do work job"
+        question = occupation_question(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
                                         relations_too=features("relation_subjects"),
                                         roles_out=features("role_possessors"),
@@ -1275,11 +1393,16 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         scaled = {t: w * time_weight for t, w in weights.items() if t in _WHEN_TERMS and not space.index.df(t)}
         if len(scaled) < len(weights):
             weights.update(scaled)
+    event = False
     if features("subject_gate_only") and (required or speakers):
         subjects = set(required) | set(speakers)
         asked_only = {t: w for t, w in weights.items() if _folded(t) not in subjects}
         if sum(asked_only.values()) > 0:   # "Who is my manager?" asks for the subject itself
             weights = asked_only
+        elif features("event_questions") and _ASKS_EVENT.match(question):
+            # "What did my dad do last week?": an event of the subject, what a record of it said
+            # then (the period is the query's frame) states, not a word of the question
+            event = True
         elif features("subject_only_abstains") and _ASKS_WHAT_DONE.match(question):
             # "What does my wife do?": asks something of the subject that no word names, and a
             # record sharing only the subject ("My wife Maria's birthday ...") does not state it
@@ -1318,6 +1441,10 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     share_in = _lexicon_share(share, space, question, features, forms, weights)
+    if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
+        occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
+    if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
+        share_in = _occupation_share(share_in, space, occupation)
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -1378,6 +1505,15 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     kin = frozenset().union(*(_relation_others(t, True) for t in speakers if t in _RELATIONS)) \
         if kinship and speakers else frozenset()
 
+    idioms = features("relation_idioms")
+    # ``turn_relations``: the caller's relations ("my brother"), when the caller speaks in the scope
+    own_relations = asked_own_relations(question) if features("turn_relations") and caller and not \
+        _speaker_terms(caller).isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
+    if own_relations:
+        own_relations = own_relations | frozenset().union(*(_relation_others(t, features("relation_lexicon"))
+                                                             for t in own_relations))
+    aged = asked_age_subject(question, caller) if features("age_subjects") else None
+
     def measure(record_id: str) -> float:
         if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
             return 0.0   # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
@@ -1387,6 +1523,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return covers(record_id)
         if required or speakers:
             held = _held_terms(space, record_id)
+            by_idiom = idiom_held(space, record_id) if idioms else frozenset()
+            if by_idiom:   # ``relation_idioms``: "My other half Jannik ..." holds the spouse/partner
+                held = held | by_idiom
             if forms:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
@@ -1395,6 +1534,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if speakers and held.isdisjoint(speakers) and held.isdisjoint(kin) \
                     and not (pronouns and _addressed(space, record_id, speakers)):
                 return 0.0
+        if own_relations and others_relation_turn(space, record_id, _speaker_terms(caller), own_relations):
+            return 0.0   # ``turn_relations``: Gwen's "My brother Huw ..." is not the caller's brother
         if anyone and anyone.isdisjoint(_held_terms(space, record_id)):
             return 0.0   # ``turn_persons``: about none of the people the question names
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
@@ -1434,6 +1575,9 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             return 0.0   # ``number_answers``: "a Fairphone 4" names a model, states no phone number
         if ages and not _STATES_AGE.search(space.records[record_id]["statement"]):
             return 0.0   # ``age_answers``: "my old copy" states no age
+        if aged is not None and not states_age_of(space.records[record_id]["statement"], aged, own,
+                                                  _first_person_of(space, record_id, own), links):
+            return 0.0   # ``age_subjects``: "I am 41" is not the dog's age, "My dog is a dachshund" none
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said and not (asked_name and said <= asked_name):
@@ -1441,6 +1585,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             stated = _with_bases(stated) if forms else stated
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
+        if event:   # ``event_questions``: what a record of the subject, said then, tells
+            return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
         if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
@@ -1568,6 +1714,59 @@ _STATES_AGE = _Lazy(r"(?i)\b(?:born|birthdays?)\b|(?:\b(?:is|am|are|was|were|tur
                          + _AGE_NUMBER + r"\b|\b" + _AGE_NUMBER + r"[\s-]+(?:years?|yrs?|months?)\b")
 _OLD_TERMS_TEXT = "old"
 _OLD_TERMS = frozenset(("old",))
+
+
+# ``age_subjects`` (issue 13, session 9): whose age a question asks ("How old is my dog Krümel?",
+# "What age is my rabbit?", "What is my dog's age?", "How old am I?"), and whose age a record states
+# ("I am 41", "The user is 35 years old", "My cat Pepper turned twelve"): the last word before the verb
+_ASKS_AGE_OF = _Lazy(r"(?i)^\W*(?:how\s+old\s+(?:is|are|was|were|will\s+be)\s+(?P<old>.+?)|what\s+age\s+(?:is|are|was|"
+                     r"were)\s+(?P<age>.+?)|what(?:'s|\s+is|\s+was)\s+(?P<of>.+?)(?:'s|s')\s+age)(?:\s+(?:now|today|"
+                     r"these\s+days|this\s+year))?\s*[?.!]*\s*$")
+_ASKS_OWN_AGE = _Lazy(r"(?i)^\W*(?:how\s+old\s+am\s+i|what\s+age\s+am\s+i|what(?:'s|\s+is)\s+my\s+age)\b")
+_AGE_CLAIM = _Lazy(r"(?i)\b([^\W\d_][\w-]*)(?:\s+(?:who|which|that))?(?:\s+(?:is|am|are|was|were|turned|turns|"
+                   r"turning|will\s+be)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
+                   + _AGE_NUMBER + r"\b(?!\s*(?:%|percent|km|kms|miles?|minutes?|mins?|hours?|euros?|pounds?|dollars?|kg|"
+                   r"kilos?|o'clock|am\b|pm\b|[:.]\d))")
+_FIRST_PERSON_CLAIM_TEXT = "i user"
+
+
+def asked_age_subject(question: str, caller: str = "") -> frozenset[str] | None:
+    """``age_subjects``: the terms of whose age a question asks (empty for the caller's own: "How old
+    am I?"), None when it asks no age."""
+    text = _folded(question.replace("\u2019", "'"))
+    if _ASKS_OWN_AGE.match(text):
+        return frozenset()
+    found = _ASKS_AGE_OF.match(text)
+    if not found:
+        return None
+    subject = found.group("old") or found.group("age") or found.group("of")
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    terms = frozenset(tokenize(subject)) - own
+    return terms if terms else frozenset()
+
+
+def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], first: frozenset[str],
+                  links: dict[str, frozenset[str]]) -> bool:
+    """``age_subjects``: whether a statement states the age of ``subject`` (``asked_age_subject``).
+    It must state an age (``_STATES_AGE``); an age said in the first person ("I am 41", "The user is
+    35") is of ``first`` (the owner's terms, a turn's speaker's), never of a pet or another person
+    the owner names; an age said of a name or thing is of the subject when that is the subject's
+    or the statement holds the subject ("My cat Pepper turned twelve" for "my cat")."""
+    text = _folded(statement.replace("\u2019", "'"))
+    if not _STATES_AGE.search(text):
+        return False
+    claims = [word.lower() for word in _AGE_CLAIM.findall(text)]
+    if not claims:
+        return True   # "born in 2019", "his birthday": whose it is stays the subject tests' business
+    firsts = [word for word in claims if word in ("i", "user") or set(tokenize(word)) <= own and tokenize(word)]
+    if not subject:   # the owner's age: a first-person claim
+        return bool(firsts)
+    wanted = subject | frozenset().union(*(links.get(t, frozenset()) for t in subject))
+    if firsts and not wanted.isdisjoint(first):
+        return True   # a speaker's "I'm 30" is their age
+    if len(firsts) == len(claims):
+        return False   # only the owner's age: "I am 41" for "my dog"
+    return not wanted.isdisjoint(tokenize(text))
 
 
 # ``typed_answers``: what a question asks for, read from how it is put — a distance ("how far"), a

@@ -86,6 +86,11 @@ ADDED_KEYS = {
         ("features", "yes_no_names"): False,   # 'Is my sister named Rosa?' needed a record holding Rosa
         ("features", "everyday_thesaurus"): False,   # 'How much do I earn?' was not answered by 'My salary is ...'
         ("features", "kinship_model"): False,   # 'my doctorate' was 'my doctor'; 'my mum and dad' not 'my parents'
+        ("features", "relation_idioms"): False,   # 'my other half' named no partner
+        ("features", "occupation_reading"): False,   # 'What does my uncle do?' abstained; 'teaches geography' held no job
+        ("features", "age_subjects"): False,   # 'How old is Clover?' (a rabbit) answered by 'The user is 35'
+        ("features", "event_questions"): False,   # 'What did my dad do last week?' abstained
+        ("features", "turn_relations"): False,   # a friend's 'my brother' in her turn was the caller's brother
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
         ("features", "asked_attributes"): False,   # 'What colour is my van?' was answered by the van's make
         ("features", "value_units"): False,   # '40 lengths of the pool' stated no distance

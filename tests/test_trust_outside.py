@@ -100,7 +100,8 @@ def test_what_does_my_wife_do_is_not_her_birthday(tmp_path):
     for question, rid in (("What does my wife do?", "wife"), ("What does my mother do?", "mother"),
                           ("What does my brother do?", "bro")):
         assert support(space, question)[rid] == 0.0, question
-        assert support(space, question, off="subject_only_abstains")[rid] > 0.0, question
+        # (``occupation_reading`` reads the question as asking her work, which no record states)
+        assert support(space, question, off="subject_only_abstains,occupation_reading")[rid] > 0.0, question
     assert support(space, "When is my wife's birthday?")["wife"] > 0.2
     assert support(space, "What is my mother called?")["mother"] > 0.2
     assert support(space, "Where does my brother live?")["bro"] > 0.2

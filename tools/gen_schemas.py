@@ -47,7 +47,9 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "then_links_first", "prospective_mood", "bare_changes", "aspect_words", "asked_head", "current_values",
                       "asked_attributes", "value_units", "head_members",
                       "everyday_thesaurus", "kinship_model",
-                      "member_roles", "means_answers", "amount_things", "negated_synonyms")
+                      "member_roles", "means_answers", "amount_things", "negated_synonyms",
+                      "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
+                      "turn_relations")
 
 
 def enum(values):

@@ -124,6 +124,47 @@ def _relation_words() -> frozenset[str]:
                      for word in _split(group.get(key, "")))
 
 
+# ``features.relation_idioms``: a relation idiom stands where a possessive or "the" stands before it
+_IDIOM_OWNER = r"(\b(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he\s+user's|[Tt]he|[^\W\d_][\w-]*'s))\s+"
+
+
+@lru_cache(maxsize=1)
+def relation_idioms() -> tuple[re.Pattern, dict[str, str]] | None:
+    """The relation groups' idioms ("my other half", "my significant other", "my OH", "the missus"):
+    a pattern finding one after its owner (a possessive or "the"; a phrase written in capitals only in
+    capitals, "OH" is no "oh"), and idiom (lowercased, one space) -> the group's general words, which
+    it stands for. None when the lexicon holds no idiom."""
+    words: dict[str, str] = {}
+    alternatives = []
+    for group in _load()["relations"]:
+        for phrase in _split(group.get("idioms", "")):
+            words[" ".join(phrase.lower().split())] = " ".join(_split(group.get("general", "")))
+            written = re.escape(phrase).replace(r"\ ", r"\s+")
+            alternatives.append(written if phrase.isupper() else "(?i:%s)" % written)
+    if not alternatives:
+        return None
+    # "the other half of the team" names no one
+    return re.compile(_IDIOM_OWNER + "(%s)(?![\\w-])(?!\\s+of\\b)" % "|".join(alternatives)), words
+
+
+def idiom_relations(text: str) -> tuple[str, frozenset[str]]:
+    """``features.relation_idioms``: ``text`` with each relation idiom read as its group's first
+    general word ("What does my other half do?" -> "What does my spouse do?"), and the terms of the
+    general words of the idioms it held (none when it held none)."""
+    found = relation_idioms()
+    if found is None:
+        return text, frozenset()
+    pattern, words = found
+    held: set[str] = set()
+
+    def read(match: re.Match) -> str:
+        general = words[" ".join(match.group(2).lower().split())]
+        held.update(tokenize(general))
+        return match.group(1) + " " + general.split()[0]
+    read_text = pattern.sub(read, text.replace("\u2019", "'"))
+    return (read_text, frozenset(held)) if held else (text, frozenset())
+
+
 def relation_word_terms(text: str) -> frozenset[str]:
     """The terms of the words of a text that are relation words of the lexicon themselves ("my
     doctor", "my teenagers"), not words stemming like one ("doctorate")."""
