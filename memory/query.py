@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import decision as decide_mod
 from . import planner
@@ -206,9 +207,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         things = planner.thing_terms(request.text, request.user)
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
-        swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
-                 for text in planner.swapped_questions(space, request.text, request.user)] \
-            if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
+        swaps = _swapped_supports(space, planner.swapped_questions(space, request.text, request.user),
+                                  settings, retrieval.feature, request.user) \
+            if retrieval.decision.get("swap_ratio", 0.0) > 0 else None
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
@@ -236,11 +237,14 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             match = decide_mod.Match(
                 record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
                 support=(keyed_supports if timeless else supports)(candidate.record_id),
-                stated=None if stated is None else stated(candidate.record_id),
-                swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
+            # measured when the decision reads them (``Match.defer``): only a weak best support does
+            if stated is not None:
+                match.defer(stated=partial(stated, candidate.record_id))
+            if swaps is not None:
+                match.defer(swapped=partial(swaps, candidate.record_id))
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
                                                  asked=asked_terms, held=space.term_set(candidate.record_id),
                                                  dated=retrieval.feature("dated_records")):
@@ -290,6 +294,21 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         verdict.missing_conditions = _attribute_missing(verdict, request.text, request.user,
                                                         retrieval.feature("irregular_forms"))
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def _swapped_supports(space, questions: list[str], settings: dict, feature, caller: str) -> Callable | None:
+    """record_id -> its best support of the question asked of another speaker
+    (``planner.swapped_questions``), None when there is no such question: each question's support
+    test set up on the first record measured, as the decision reads few of them (``Match.defer``)."""
+    if not questions:
+        return None
+    supports: list = []
+
+    def swapped(record_id: str) -> float:
+        if not supports:
+            supports.extend(planner.support(space, text, settings, feature, caller) for text in questions)
+        return max(support(record_id) for support in supports)
+    return swapped
 
 
 # a question in the first person: the caller's own turns answer "What did I do last weekend?"
