@@ -62,14 +62,16 @@ class Match:
         return (self.coverage if self.support is None else self.support) > min_coverage
 
     def defer(self, **measures: Callable[[], float]) -> None:
-        """``stated`` or ``swapped`` measured when first read, not now (``query._evaluate``): the
-        decision reads them only when the best support is too weak to rule them out
-        (``_uncontested``, ``swapped_better``). Setting the field drops what was deferred."""
+        """``support``, ``stated`` or ``swapped`` measured when first read, not now
+        (``query._evaluate``): the decision reads no support of a match holding none of the
+        question (coverage 0: ``decide``'s weak matches), and a stated or swapped support only when
+        the best support is too weak to rule them out (``_uncontested``, ``swapped_better``).
+        Setting the field drops what was deferred."""
         for name, measure in measures.items():
             self.__dict__["_later_" + name] = measure
 
     def deferred(self, name: str) -> bool:
-        """Whether ``name`` (``stated``, ``swapped``) is deferred and not yet measured: a float
+        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
         then, never None (a support measure's value: in [0, 1])."""
         return self.__dict__.get("_later_" + name) is not None
 
@@ -92,7 +94,8 @@ def _deferred_field(name: str) -> property:
     return property(get, put)
 
 
-Match.stated = _deferred_field("stated")      # after ``dataclass``: its ``__init__`` keeps the default None
+Match.support = _deferred_field("support")    # after ``dataclass``: its ``__init__`` keeps the default None
+Match.stated = _deferred_field("stated")
 Match.swapped = _deferred_field("swapped")
 
 

@@ -236,11 +236,13 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 coverage = max(coverage, framed_coverage(candidate.record_id))
             match = decide_mod.Match(
                 record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
-                support=(keyed_supports if timeless else supports)(candidate.record_id),
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
-            # measured when the decision reads them (``Match.defer``): only a weak best support does
+            # measured when read (``Match.defer``): the decision reads no support of a match holding
+            # none of the question (coverage 0), and a stated or swapped support only when the best
+            # support is too weak to rule them out
+            match.defer(support=partial(keyed_supports if timeless else supports, candidate.record_id))
             if stated is not None:
                 match.defer(stated=partial(stated, candidate.record_id))
             if swaps is not None:
@@ -340,23 +342,22 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
     morning shift" does not say what I do on Sunday mornings."""
     if retrieval.feature("period_activity"):
         _activity_support(found, request, period, asked_terms)
-    live = [m for m in found if m.support]
-    if not live:
-        return
+    # each test reads a match's support (deferred: ``Match.defer``) only once the record fails it; a
+    # match it zeroes reads 0.0 in the next, which would zero it again to the same fields
     if retrieval.feature("change_starts"):
         instant, _ = decide_mod.question_instant(request.text, as_of, bool(period),
                                                  retrieval.feature("closing_before"), months)
         # a question asking about the change itself ("What has Tim started learning in August?") is not read
         if instant < as_of and not temporal.states_change(request.text):
-            for match in live:
+            for match in found:
                 if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]) \
-                        and not decide_mod.dated_by(match.record, instant):
+                        and not decide_mod.dated_by(match.record, instant) and match.support:
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
     if retrieval.feature("recurring_times"):
         days = temporal.recurring_days(request.text)
         if days:
-            for match in live:
-                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
+            for match in found:
+                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))) and match.support:
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
