@@ -67,8 +67,11 @@ class Match:
         question (coverage 0: ``decide``'s weak matches), and a stated or swapped support only when
         the best support is too weak to rule them out (``_uncontested``, ``swapped_better``).
         Setting the field drops what was deferred."""
+        found = self.__dict__
         for name, measure in measures.items():
-            self.__dict__["_later_" + name] = measure
+            if name not in _DEFERRED:
+                raise TypeError(f"Match.defer: {name!r} is not a deferred field")
+            found[_DEFERRED[name]] = measure
 
     def deferred(self, name: str) -> bool:
         """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
@@ -94,6 +97,7 @@ def _deferred_field(name: str) -> property:
     return property(get, put)
 
 
+_DEFERRED = {name: "_later_" + name for name in ("support", "stated", "swapped")}   # field -> its measure's key
 Match.support = _deferred_field("support")    # after ``dataclass``: its ``__init__`` keeps the default None
 Match.stated = _deferred_field("stated")
 Match.swapped = _deferred_field("swapped")

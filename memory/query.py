@@ -226,6 +226,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
         asked_terms = frozenset(tokenize(asked)) if framed else frozenset()
         found = []
+        later = [(name, measure) for name, measure in (("stated", stated), ("swapped", swaps)) if measure is not None]
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
             keyed = record["kind"] != "episode" and bool(record["memory_key"])
@@ -242,11 +243,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             # measured when read (``Match.defer``): the decision reads no support of a match holding
             # none of the question (coverage 0), and a stated or swapped support only when the best
             # support is too weak to rule them out
-            match.defer(support=partial(keyed_supports if timeless else supports, candidate.record_id))
-            if stated is not None:
-                match.defer(stated=partial(stated, candidate.record_id))
-            if swaps is not None:
-                match.defer(swapped=partial(swaps, candidate.record_id))
+            match.defer(support=partial(keyed_supports if timeless else supports, candidate.record_id),
+                        **{name: partial(measure, candidate.record_id) for name, measure in later})
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
                                                  asked=asked_terms, held=space.term_set(candidate.record_id),
                                                  dated=retrieval.feature("dated_records")):
