@@ -989,7 +989,11 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         return found
 
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
-        stated = positive(record_id)
+        # what the record states in clauses negating nothing (``lexicon.positive_terms``, a first
+        # reading of its statement) is read only by a test this question and record run: a turn
+        # asked about by the thesaurus alone needs none
+        stated = positive(record_id) if wanted or related or (thesaurus and not _is_turn(space.records[record_id])) \
+            else frozenset()
         found = set()
         if thesaurus and not _is_turn(space.records[record_id]):
             # a conversation turn is read in its own words: a long reply holds a synonym of most
