@@ -61,17 +61,22 @@ class Match:
         answered by "My gym membership expires in May"."""
         return (self.coverage if self.support is None else self.support) > min_coverage
 
-    def defer(self, **measures: Callable[[], float]) -> None:
+    def defer(self, record_id: str, support: Callable[[str], float] | None = None,
+              stated: Callable[[str], float] | None = None, swapped: Callable[[str], float] | None = None) -> None:
         """``support``, ``stated`` or ``swapped`` measured when first read, not now
-        (``query._evaluate``): the decision reads no support of a match holding none of the
-        question (coverage 0: ``decide``'s weak matches), and a stated or swapped support only when
-        the best support is too weak to rule them out (``_uncontested``, ``swapped_better``).
-        Setting the field drops what was deferred."""
+        (``query._evaluate``): each a measure (record_id -> float) run on ``record_id`` then. The
+        decision reads no support of a match holding none of the question (coverage 0: ``decide``'s
+        weak matches), and a stated or swapped support only when the best support is too weak to
+        rule them out (``_uncontested``, ``swapped_better``). Setting the field drops what was
+        deferred. (One function per question for every match: nothing is made per match.)"""
         found = self.__dict__
-        for name, measure in measures.items():
-            if name not in _DEFERRED:
-                raise TypeError(f"Match.defer: {name!r} is not a deferred field")
-            found[_DEFERRED[name]] = measure
+        found["_measured_as"] = record_id
+        if support is not None:
+            found["_later_support"] = support
+        if stated is not None:
+            found["_later_stated"] = stated
+        if swapped is not None:
+            found["_later_swapped"] = swapped
 
     def deferred(self, name: str) -> bool:
         """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
@@ -89,7 +94,7 @@ def _deferred_field(name: str) -> property:
         found = match.__dict__
         later = found[later_key]
         if later is not None:
-            found[value_key], found[later_key] = later(), None
+            found[value_key], found[later_key] = later(found["_measured_as"]), None
         return found[value_key]
 
     def put(match: Match, value) -> None:
@@ -97,7 +102,6 @@ def _deferred_field(name: str) -> property:
     return property(get, put)
 
 
-_DEFERRED = {name: "_later_" + name for name in ("support", "stated", "swapped")}   # field -> its measure's key
 Match.support = _deferred_field("support")    # after ``dataclass``: its ``__init__`` keeps the default None
 Match.stated = _deferred_field("stated")
 Match.swapped = _deferred_field("swapped")

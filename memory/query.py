@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
 from . import decision as decide_mod
 from . import planner
@@ -226,7 +225,6 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
         asked_terms = frozenset(tokenize(asked)) if framed else frozenset()
         found = []
-        later = [(name, measure) for name, measure in (("stated", stated), ("swapped", swaps)) if measure is not None]
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
             keyed = record["kind"] != "episode" and bool(record["memory_key"])
@@ -243,8 +241,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             # measured when read (``Match.defer``): the decision reads no support of a match holding
             # none of the question (coverage 0), and a stated or swapped support only when the best
             # support is too weak to rule them out
-            match.defer(support=partial(keyed_supports if timeless else supports, candidate.record_id),
-                        **{name: partial(measure, candidate.record_id) for name, measure in later})
+            match.defer(candidate.record_id, keyed_supports if timeless else supports, stated, swaps)
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
                                                  asked=asked_terms, held=space.term_set(candidate.record_id),
                                                  dated=retrieval.feature("dated_records")):

@@ -25,13 +25,13 @@ def _record(name: str, kind: str = "episode", key: str | None = None) -> dict:
             "sensitivity": {"classification": "private"}}
 
 
-def _never() -> float:
-    raise AssertionError("measured, but the decision could not read it")
+def _never(record_id: str) -> float:
+    raise AssertionError(f"{record_id} measured, but the decision could not read it")
 
 
 def _match(name: str, coverage: float, **deferred) -> Match:
     match = Match(_record(name), 1.0, 1.0, coverage, "2024-01-01T00:00:00Z")
-    match.defer(**deferred)
+    match.defer(name, **deferred)
     return match
 
 
@@ -42,10 +42,10 @@ def _state(matches, **ratios) -> str:
 
 def test_a_deferred_field_is_measured_once_when_read_and_dropped_when_set():
     calls = []
-    match = _match("a", 0.5, support=lambda: calls.append(1) or 0.7)
+    match = _match("a", 0.5, support=lambda record_id: calls.append(record_id) or 0.7)
     assert match.deferred("support") and calls == []
     assert match.support == 0.7 and match.support == 0.7
-    assert calls == [1] and not match.deferred("support")
+    assert calls == ["a"] and not match.deferred("support")
     other = _match("b", 0.5, support=_never, stated=_never, swapped=_never)
     other.support, other.stated, other.swapped = 0.0, 0.0, None   # as the time tests zero a match
     assert (other.support, other.stated, other.swapped) == (0.0, 0.0, None)
@@ -54,7 +54,7 @@ def test_a_deferred_field_is_measured_once_when_read_and_dropped_when_set():
 def test_a_matchs_fields_copied_into_another_carry_what_is_deferred():
     # ``follow_supersession`` makes a present match the successor it builds by copying its __dict__
     measured = Match(_record("a"), 1.0, 1.0, 0.5, "2024-01-01T00:00:00Z", support=0.3)
-    deferred = _match("b", 0.5, support=lambda: 0.9)
+    deferred = _match("b", 0.5, support=lambda record_id: {"b": 0.9}[record_id])
     measured.__dict__.update(deferred.__dict__)
     assert measured.support == 0.9
     deferred = _match("c", 0.5, support=_never)
@@ -63,14 +63,14 @@ def test_a_matchs_fields_copied_into_another_carry_what_is_deferred():
 
 
 def test_the_decision_reads_no_support_of_a_match_holding_none_of_the_question():
-    answer, unrelated = _match("a", 0.6, support=lambda: 0.6), _match("b", 0.0, support=_never)
+    answer, unrelated = _match("a", 0.6, support=lambda _: 0.6), _match("b", 0.0, support=_never)
     assert _state([answer, unrelated], support_ratio=0.5, evidence_ratio=0.4, swap_ratio=0.6) == "VERIFIED"
     assert unrelated.deferred("support")
 
 
 def test_a_strong_support_settles_the_contest_and_the_swap_without_measuring_them():
-    strong = _match("a", 0.6, support=lambda: 0.8, stated=_never, swapped=_never)
-    other = _match("b", 0.9, support=lambda: 0.0, stated=_never, swapped=_never)
+    strong = _match("a", 0.6, support=lambda _: 0.8, stated=_never, swapped=_never)
+    other = _match("b", 0.9, support=lambda _: 0.0, stated=_never, swapped=_never)
     assert _state([strong, other], support_ratio=0.5, swap_ratio=0.6) == "VERIFIED"
     assert strong.deferred("stated") and other.deferred("swapped")
 
@@ -87,7 +87,7 @@ def test_a_weak_support_measures_them_and_decides_as_measured_at_once(support, s
         for name, values in (("a", (support, 0.3, 0.0)), ("b", (0.0, stated, swapped))):
             match = Match(_record(name), 1.0, 1.0, 0.5, "2024-01-01T00:00:00Z")
             if deferred:
-                match.defer(**{f: (lambda v=v: v) for f, v in zip(("support", "stated", "swapped"), values)})
+                match.defer(name, *(lambda _, v=v: v for v in values))
             else:
                 match.support, match.stated, match.swapped = values
             found.append(match)
@@ -104,7 +104,7 @@ def test_a_successor_borrows_a_deferred_support():
     new = dict(_record("new", "fact", "user.home"), valid_time={"from": "2024-03-01T00:00:00Z", "to": None},
                supersession={"supersedes": ["old"], "superseded_by": None})
     match = Match(old, 1.0, 1.0, 0.5, old["valid_time"]["from"])
-    match.defer(support=lambda: 0.6)
+    match.defer("old", support=lambda _: 0.6)
     found = follow_supersession([match], {"old": old, "new": new}, {"old": old["valid_time"]["from"],
                                                                     "new": new["valid_time"]["from"]},
                                 question="Where do I live?", as_of=NOW, now=NOW, policy=FORGETTING)
@@ -138,9 +138,10 @@ def test_deferred_measures_give_the_answers_of_eager_ones(tmp_path, monkeypatch)
     # the benchmarks' path: every eligible match, the answer and its confidence
     retrieved = [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100))) for q in QUESTIONS]
 
-    def at_once(self, **measures):
-        for name, measure in measures.items():
-            setattr(self, name, measure())
+    def at_once(self, record_id, support=None, stated=None, swapped=None):
+        for name, measure in (("support", support), ("stated", stated), ("swapped", swapped)):
+            if measure is not None:
+                setattr(self, name, measure(record_id))
     monkeypatch.setattr(Match, "defer", at_once)
     assert [json.dumps(run_query(store, request), sort_keys=True) for request in requests] == deferred
     assert [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100)))
