@@ -61,6 +61,51 @@ class Match:
         answered by "My gym membership expires in May"."""
         return (self.coverage if self.support is None else self.support) > min_coverage
 
+    def defer(self, record_id: str, support: Callable[[str], float] | None = None,
+              stated: Callable[[str], float] | None = None, swapped: Callable[[str], float] | None = None) -> None:
+        """``support``, ``stated`` or ``swapped`` measured when first read, not now
+        (``query._evaluate``): each a measure (record_id -> float) run on ``record_id`` then. The
+        decision reads no support of a match holding none of the question (coverage 0: ``decide``'s
+        weak matches), and a stated or swapped support only when the best support is too weak to
+        rule them out (``_uncontested``, ``swapped_better``). Setting the field drops what was
+        deferred. (One function per question for every match: nothing is made per match.)"""
+        found = self.__dict__
+        found["_measured_as"] = record_id
+        if support is not None:
+            found["_later_support"] = support
+        if stated is not None:
+            found["_later_stated"] = stated
+        if swapped is not None:
+            found["_later_swapped"] = swapped
+
+    def deferred(self, name: str) -> bool:
+        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
+        then, never None (a support measure's value: in [0, 1])."""
+        return self.__dict__.get("_later_" + name) is not None
+
+
+def _deferred_field(name: str) -> property:
+    """A field of ``Match`` that ``Match.defer`` may leave unmeasured until it is read. Both keys are
+    in every match's ``__dict__`` (the setter, which ``__init__`` calls, writes them), so copying one
+    match's ``__dict__`` into another (``follow_supersession``) copies what is deferred too."""
+    value_key, later_key = "_" + name, "_later_" + name
+
+    def get(match: Match):
+        found = match.__dict__
+        later = found[later_key]
+        if later is not None:
+            found[value_key], found[later_key] = later(found["_measured_as"]), None
+        return found[value_key]
+
+    def put(match: Match, value) -> None:
+        match.__dict__[value_key], match.__dict__[later_key] = value, None
+    return property(get, put)
+
+
+Match.support = _deferred_field("support")    # after ``dataclass``: its ``__init__`` keeps the default None
+Match.stated = _deferred_field("stated")
+Match.swapped = _deferred_field("swapped")
+
 
 def blocker(record: dict, created_at: str, as_of: str, now: str, policy: ForgettingPolicy) -> str | None:
     """None when the record may answer for ``as_of``; else what stops it."""
@@ -879,10 +924,19 @@ def swapped_better(matches: list[Match], swap_ratio: float) -> bool:
     supported far better than as asked — the best support is below ``swap_ratio`` times the
     best swapped support: "What did Caroline realize after her charity race?" when only Melanie
     ran one. 0: off."""
-    swapped = [m.swapped for m in matches if m.swapped is not None]
-    if swap_ratio <= 0 or not swapped or not matches:
+    if swap_ratio <= 0 or not matches:
         return False
     best = max((m.coverage if m.support is None else m.support) for m in matches)
+    # a deferred swapped support (``Match.defer``) is a support measure's value, at most 1
+    # (``planner.support``: a share of the question's non-negative weights, or 1): measured only when
+    # that bound does not already settle the comparison
+    if any(m.deferred("swapped") for m in matches):
+        known = [m.swapped for m in matches if not m.deferred("swapped") and m.swapped is not None]
+        if best >= swap_ratio * max(known + [1.0]):
+            return False
+    swapped = [m.swapped for m in matches if m.swapped is not None]
+    if not swapped:
+        return False
     return best < swap_ratio * max(swapped)
 
 
@@ -965,6 +1019,11 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
     if support_ratio <= 0:
         return True
     best_support = max((m.coverage if m.support is None else m.support) for m in evidence)
+    # a deferred ``stated`` (``Match.defer``) is a support measure's value, at most 1: measured only
+    # when that bound does not already settle the comparison
+    if any(m.deferred("stated") for m in evidence) and best_support >= support_ratio * max(
+            (1.0 if m.deferred("stated") else m.coverage if m.stated is None else m.stated) for m in evidence):
+        return True
     return best_support >= support_ratio * max((m.coverage if m.stated is None else m.stated) for m in evidence)
 
 

@@ -1021,7 +1021,11 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
         return found
 
     def held_terms(record_id: str, held: frozenset[str]) -> frozenset[str]:
-        stated = positive(record_id)
+        # what the record states in clauses negating nothing (``lexicon.positive_terms``, a first
+        # reading of its statement) is read only by a test this question and record run: a turn
+        # asked about by the thesaurus alone needs none
+        stated = positive(record_id) if wanted or related or (thesaurus and not _is_turn(space.records[record_id])) \
+            else frozenset()
         if keyed:
             key = frozenset(tokenize((space.records[record_id].get("memory_key") or "").replace(".", " ")
                                      .replace("_", " ")))
@@ -1327,13 +1331,48 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     asked about is qualified by a word the scope never saw — "my visa expire", "the chess club",
     "my credit card": the records about what the scope knows are about another thing); ``planner.unseen_time_weight`` (a word that says when, "now", weighs that share of an
     ordinary term when the scope never saw it).
+
+    Set up once per question and space: the as-asked and the ``ungated`` readings of one
+    question share it (``_support_setup``).
     """
+    # (``occupation_reading`` is not for ``stated_contest``: a friend's "I teach chemistry now" does
+    # not contest my job; only then does the ungated reading need a setup of its own)
+    contest = ungated and features("occupation_reading") and bool(asked_occupation(_idiom_read(question, features)))
+    measure = _support_setup(space, question, settings, features, caller, contest)
+    return (lambda record_id: measure(record_id, True)) if ungated else measure
+
+
+def _idiom_read(question: str, features) -> str:
+    """The question as the support test reads it: its idioms (``question_idioms``) and relation
+    idioms (``relation_idioms``: "my other half" is "my spouse", ``lexicon.idiom_relations``) in
+    plain words."""
     if features("question_idioms"):
         question = without_idioms(question)
-    if features("relation_idioms"):   # "my other half" is "my spouse" (``lexicon.idiom_relations``)
+    if features("relation_idioms"):
         question = lexicon.idiom_relations(question)[0]
-    # (not for ``stated_contest``: a friend's "I teach chemistry now" does not contest my job)
-    occupation = asked_occupation(question) if features("occupation_reading") and not ungated else frozenset()
+    return question
+
+
+def _support_setup(space: SearchSpace, question: str, settings: dict, features,
+                   caller: str, contest: bool = False) -> Callable[..., float]:
+    """``support``'s setup, kept per (question, caller, settings, features, contest) in the space's
+    per-question cache (``SearchSpace.asked``): the setup reads only those and the space, so the
+    same arguments give the same measure. Returns ``measure(record_id, ungated=False)``."""
+    cache = space.asked("support_setups")
+    for asked_caller, asked_settings, asked_features, asked_contest, found in cache.get(question, ()):
+        if asked_caller == caller and asked_settings == settings and asked_features == features \
+                and asked_contest == contest:
+            return found
+    found = _set_up_support(space, question, settings, features, caller, contest)
+    # the settings copied: a caller changing its dict afterwards does not find this setup
+    cache.setdefault(question, []).append((caller, dict(settings), features, contest, found))
+    return found
+
+
+def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
+                    caller: str, contest: bool = False) -> Callable[..., float]:
+    question = _idiom_read(question, features)
+    occupation = asked_occupation(question) if features("occupation_reading") and not contest else frozenset()
     if occupation:   # "What does my uncle do?" asks his work: "... do work job"
         question = occupation_question(question)
     required, speakers = (subject_terms(space, question, caller, persons_only=features("person_possessors"),
@@ -1368,7 +1407,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
     grouped_kin = _kin_groups(space, question) if kinship else {}
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
                                                                 frozenset(grouped_kin)):
-        return lambda record_id: 0.0
+        return lambda record_id, ungated=False: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
     if form_weight != 1.0:   # the "many" of "how many" weighs that share of a term (0: none)
@@ -1406,7 +1445,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
         elif features("subject_only_abstains") and _ASKS_WHAT_DONE.match(question):
             # "What does my wife do?": asks something of the subject that no word names, and a
             # record sharing only the subject ("My wife Maria's birthday ...") does not state it
-            return lambda record_id: 0.0
+            return lambda record_id, ungated=False: 0.0
     share = _share_of(weights)
     kinds = class_kinds(question) if features("class_words") else {}
     if kinds:   # ``class_words``: "My cat Luna ..." holds the "pets" of "Do I have any pets?"
@@ -1514,13 +1553,33 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
 
-    def measure(record_id: str) -> float:
-        if typed and not states_value_read(typed, space.records[record_id]["statement"], units):
-            return 0.0   # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
-        if attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms):
-            return 0.0   # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
+    # what the as-asked and the ungated reading of one record share, worked out once for both
+    states_asked: dict[str, bool] = {}
+    covered: dict[str, float] = {}
+
+    def states_what_is_asked(record_id: str) -> bool:
+        found = states_asked.get(record_id)
+        if found is None:
+            found = states_asked[record_id] = not (
+                # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
+                (typed and not states_value_read(typed, space.records[record_id]["statement"], units))
+                # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
+                or (attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms)))
+        return found
+
+    def covers_once(record_id: str) -> float:
+        found = covered.get(record_id)
+        if found is None:
+            found = covered[record_id] = covers(record_id)
+        return found
+
+    def measure(record_id: str, ungated: bool = False) -> float:
+        # Every test below up to ``naming`` only returns 0.0 (no test has another effect: what they
+        # keep are caches of what they read), so the answer is 0.0 when any of them fails, in any
+        # order: the cheap subject tests run first, what the record states of the question's type or
+        # attribute (a few patterns over the statement, ``states_what_is_asked``) last
         if ungated:   # ``stated_contest``: what the record states of the question, whoever it is about
-            return covers(record_id)
+            return covers_once(record_id) if states_what_is_asked(record_id) else 0.0
         if required or speakers:
             held = _held_terms(space, record_id)
             by_idiom = idiom_held(space, record_id) if idioms else frozenset()
@@ -1585,6 +1644,8 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             stated = _with_bases(stated) if forms else stated
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
+        if (typed or attribute) and not states_what_is_asked(record_id):
+            return 0.0
         if event:   # ``event_questions``: what a record of the subject, said then, tells
             return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
         if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):
@@ -1601,7 +1662,7 @@ def support(space: SearchSpace, question: str, settings: dict, features, caller:
             if elsewhere:
                 stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
                 return share_in(stated - elsewhere, record_id)
-        return covers(record_id)
+        return covers_once(record_id)
     return measure
 
 

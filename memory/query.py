@@ -208,9 +208,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         things = planner.thing_terms(request.text, request.user)
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
-        swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
-                 for text in planner.swapped_questions(space, request.text, request.user)] \
-            if retrieval.decision.get("swap_ratio", 0.0) > 0 else []
+        swaps = _swapped_supports(space, planner.swapped_questions(space, request.text, request.user),
+                                  settings, retrieval.feature, request.user) \
+            if retrieval.decision.get("swap_ratio", 0.0) > 0 else None
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
@@ -248,12 +248,13 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 coverage = max(coverage, framed_coverage(candidate.record_id))
             match = decide_mod.Match(
                 record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
-                support=(keyed_supports if timeless else supports)(candidate.record_id),
-                stated=None if stated is None else stated(candidate.record_id),
-                swapped=max((swap(candidate.record_id) for swap in swaps), default=None),
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
+            # measured when read (``Match.defer``): the decision reads no support of a match holding
+            # none of the question (coverage 0), and a stated or swapped support only when the best
+            # support is too weak to rule them out
+            match.defer(candidate.record_id, keyed_supports if timeless else supports, stated, swaps)
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
                                                  asked=asked_terms, held=space.term_set(candidate.record_id),
                                                  dated=retrieval.feature("dated_records")):
@@ -311,6 +312,21 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 
+def _swapped_supports(space, questions: list[str], settings: dict, feature, caller: str) -> Callable | None:
+    """record_id -> its best support of the question asked of another speaker
+    (``planner.swapped_questions``), None when there is no such question: each question's support
+    test set up on the first record measured, as the decision reads few of them (``Match.defer``)."""
+    if not questions:
+        return None
+    supports: list = []
+
+    def swapped(record_id: str) -> float:
+        if not supports:
+            supports.extend(planner.support(space, text, settings, feature, caller) for text in questions)
+        return max(support(record_id) for support in supports)
+    return swapped
+
+
 # a question in the first person: the caller's own turns answer "What did I do last weekend?"
 _FIRST_PERSON = planner._Lazy(r"(?i)\b(?:i|me|my|we|us|our)\b")
 # what "what did I do / what happened / what was I up to" asks once the period's words are gone
@@ -340,23 +356,22 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
     morning shift" does not say what I do on Sunday mornings."""
     if retrieval.feature("period_activity"):
         _activity_support(found, request, period, asked_terms)
-    live = [m for m in found if m.support]
-    if not live:
-        return
+    # each test reads a match's support (deferred: ``Match.defer``) only once the record fails it; a
+    # match it zeroes reads 0.0 in the next, which would zero it again to the same fields
     if retrieval.feature("change_starts"):
         instant, _ = decide_mod.question_instant(request.text, as_of, bool(period),
                                                  retrieval.feature("closing_before"), months)
         # a question asking about the change itself ("What has Tim started learning in August?") is not read
         if instant < as_of and not temporal.states_change(request.text):
-            for match in live:
+            for match in found:
                 if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]) \
-                        and not decide_mod.dated_by(match.record, instant):
+                        and not decide_mod.dated_by(match.record, instant) and match.support:
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
     if retrieval.feature("recurring_times"):
         days = temporal.recurring_days(request.text)
         if days:
-            for match in live:
-                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))):
+            for match in found:
+                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))) and match.support:
                     match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 

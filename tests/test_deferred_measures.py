@@ -1,0 +1,164 @@
+"""Issue 14, the in-process query: a match's support, stated and swapped supports are measured when
+the decision reads them (``Match.defer``), never changing an answer. The decision reads no support
+of a match holding none of the question, and a stated or swapped support only when the best
+support is too weak to rule them out (a support measure is at most 1)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memory import api, planner
+from memory.clock import FixedClock
+from memory.decision import Match, decide, follow_supersession, swapped_better
+from memory.policy import ForgettingPolicy, load_policy
+from memory.query import QueryRequest, retrieve, run_query
+
+NOW = "2024-06-01T00:00:00Z"
+FORGETTING = ForgettingPolicy(load_policy("forgetting"))
+
+
+def _record(name: str, kind: str = "episode", key: str | None = None) -> dict:
+    return {"id": name, "revision": 1, "kind": kind, "status": "active", "memory_key": key, "statement": name,
+            "valid_time": {"from": "2024-01-01T00:00:00Z", "to": None}, "source": {"speaker": "Ann"},
+            "supersession": {"supersedes": [], "superseded_by": None}, "conflict": {"with": []},
+            "sensitivity": {"classification": "private"}}
+
+
+def _never(record_id: str) -> float:
+    raise AssertionError(f"{record_id} measured, but the decision could not read it")
+
+
+def _match(name: str, coverage: float, **deferred) -> Match:
+    match = Match(_record(name), 1.0, 1.0, coverage, "2024-01-01T00:00:00Z")
+    match.defer(name, **deferred)
+    return match
+
+
+def _state(matches, **ratios) -> str:
+    return decide(matches, as_of=NOW, now=NOW, policy=FORGETTING, min_coverage=0.2, scope_label="user:u",
+                  query_terms=["x"], **ratios).knowledge_state
+
+
+def test_a_deferred_field_is_measured_once_when_read_and_dropped_when_set():
+    calls = []
+    match = _match("a", 0.5, support=lambda record_id: calls.append(record_id) or 0.7)
+    assert match.deferred("support") and calls == []
+    assert match.support == 0.7 and match.support == 0.7
+    assert calls == ["a"] and not match.deferred("support")
+    other = _match("b", 0.5, support=_never, stated=_never, swapped=_never)
+    other.support, other.stated, other.swapped = 0.0, 0.0, None   # as the time tests zero a match
+    assert (other.support, other.stated, other.swapped) == (0.0, 0.0, None)
+
+
+def test_a_matchs_fields_copied_into_another_carry_what_is_deferred():
+    # ``follow_supersession`` makes a present match the successor it builds by copying its __dict__
+    measured = Match(_record("a"), 1.0, 1.0, 0.5, "2024-01-01T00:00:00Z", support=0.3)
+    deferred = _match("b", 0.5, support=lambda record_id: {"b": 0.9}[record_id])
+    measured.__dict__.update(deferred.__dict__)
+    assert measured.support == 0.9
+    deferred = _match("c", 0.5, support=_never)
+    deferred.__dict__.update(Match(_record("d"), 1.0, 1.0, 0.5, "2024-01-01T00:00:00Z", support=0.3).__dict__)
+    assert deferred.support == 0.3
+
+
+def test_the_decision_reads_no_support_of_a_match_holding_none_of_the_question():
+    answer, unrelated = _match("a", 0.6, support=lambda _: 0.6), _match("b", 0.0, support=_never)
+    assert _state([answer, unrelated], support_ratio=0.5, evidence_ratio=0.4, swap_ratio=0.6) == "VERIFIED"
+    assert unrelated.deferred("support")
+
+
+def test_a_strong_support_settles_the_contest_and_the_swap_without_measuring_them():
+    strong = _match("a", 0.6, support=lambda _: 0.8, stated=_never, swapped=_never)
+    other = _match("b", 0.9, support=lambda _: 0.0, stated=_never, swapped=_never)
+    assert _state([strong, other], support_ratio=0.5, swap_ratio=0.6) == "VERIFIED"
+    assert strong.deferred("stated") and other.deferred("swapped")
+
+
+@pytest.mark.parametrize("support, stated, swapped, expected", [
+    (0.3, 0.9, 0.0, "UNKNOWN"),     # contested: what another record states is far better
+    (0.3, 0.5, 0.9, "UNKNOWN"),     # the question asked of the other speaker is answered far better
+    (0.3, 0.5, 0.4, "VERIFIED"),
+    (0.45, 0.9, 0.0, "VERIFIED"),   # a known stated value above the bound of 1 is not needed
+])
+def test_a_weak_support_measures_them_and_decides_as_measured_at_once(support, stated, swapped, expected):
+    def matches(deferred: bool) -> list[Match]:
+        found = []
+        for name, values in (("a", (support, 0.3, 0.0)), ("b", (0.0, stated, swapped))):
+            match = Match(_record(name), 1.0, 1.0, 0.5, "2024-01-01T00:00:00Z")
+            if deferred:
+                match.defer(name, *(lambda _, v=v: v for v in values))
+            else:
+                match.support, match.stated, match.swapped = values
+            found.append(match)
+        return found
+    ratios = dict(support_ratio=0.5, swap_ratio=0.6, evidence_ratio=0.4)
+    assert _state(matches(True), **ratios) == _state(matches(False), **ratios) == expected
+    assert swapped_better(matches(True), 0.6) == swapped_better(matches(False), 0.6)
+
+
+def test_a_successor_borrows_a_deferred_support():
+    old = dict(_record("old", "fact", "user.home"), status="retired",
+               valid_time={"from": "2024-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z"},
+               supersession={"supersedes": [], "superseded_by": "new"})
+    new = dict(_record("new", "fact", "user.home"), valid_time={"from": "2024-03-01T00:00:00Z", "to": None},
+               supersession={"supersedes": ["old"], "superseded_by": None})
+    match = Match(old, 1.0, 1.0, 0.5, old["valid_time"]["from"])
+    match.defer("old", support=lambda _: 0.6)
+    found = follow_supersession([match], {"old": old, "new": new}, {"old": old["valid_time"]["from"],
+                                                                    "new": new["valid_time"]["from"]},
+                                question="Where do I live?", as_of=NOW, now=NOW, policy=FORGETTING)
+    assert [m.record["id"] for m in found] == ["old", "new"] and found[1].support == 0.6
+
+
+# -- end to end: the same answers as every measure taken at once ----------------------------------------
+
+TURNS = [("Caroline", "After the charity race I realized that self-care matters."),
+         ("Melanie", "I painted a sunset over the lake last weekend."),
+         ("Caroline", "My sister Maria moved to Lisbon in March."),
+         ("Melanie", "Your sister sounds lovely! My brother lives in Porto."),
+         ("Caroline", "I adopted a cat called Luna."),
+         ("Melanie", "We're planning a trip to Lisbon in May, I'll cancel the Porto trip instead.")]
+QUESTIONS = ["What did Melanie realize after the charity race?", "What did Caroline realize after the race?",
+             "Where does Caroline's sister live?", "What did Melanie paint?", "What did Caroline paint?",
+             "Where does Melanie's brother live?", "What is Caroline's cat called?", "Where do I live?",
+             "What colour is my van?", "When does my gym membership expire?", "Where is Melanie going in May?"]
+
+
+def test_deferred_measures_give_the_answers_of_eager_ones(tmp_path, monkeypatch):
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    api.add_conversation(store, {"request_id": "r1", "user_id": "ann", "session_id": "s1",
+                                 "messages": [{"role": who, "content": text, "timestamp": None}
+                                              for who, text in TURNS]})
+    api.add(store, "ann", "I live in Oslo.", key="user.home")
+    api.add(store, "ann", "My gym membership expires in May.", key="user.gym")
+    requests = [QueryRequest(text=q, user="ann", limit=limit, include_inactive=limit > 10)
+                for q in QUESTIONS for limit in (10, 100)]
+    deferred = [json.dumps(run_query(store, request), sort_keys=True) for request in requests]
+    # the benchmarks' path: every eligible match, the answer and its confidence
+    retrieved = [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100))) for q in QUESTIONS]
+
+    def at_once(self, record_id, support=None, stated=None, swapped=None):
+        for name, measure in (("support", support), ("stated", stated), ("swapped", swapped)):
+            if measure is not None:
+                setattr(self, name, measure(record_id))
+    monkeypatch.setattr(Match, "defer", at_once)
+    assert [json.dumps(run_query(store, request), sort_keys=True) for request in requests] == deferred
+    assert [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100)))
+            for q in QUESTIONS] == retrieved
+
+
+def test_the_support_setup_is_shared_by_the_as_asked_and_ungated_readings(tmp_path, monkeypatch):
+    from test_planner_features import SETTINGS, features, space_of, turn
+    space = space_of([turn("a", "Ann", "My van is green."), turn("b", "Bo", "I own a van.")], tmp_path)
+    setups = []
+    set_up = planner._set_up_support
+    monkeypatch.setattr(planner, "_set_up_support", lambda *a: setups.append(a[1]) or set_up(*a))
+    on = features("subject_attribution", "asked_attributes", "stated_contest")
+    asked = planner.support(space, "What colour is Ann's van?", SETTINGS, on)
+    ungated = planner.support(space, "What colour is Ann's van?", SETTINGS, on, ungated=True)
+    assert setups == ["What colour is Ann's van?"]
+    assert (asked("a"), asked("b")) != (0.0, 0.0) or (ungated("a"), ungated("b")) != (0.0, 0.0)
+    # another settings dict is another setup
+    planner.support(space, "What colour is Ann's van?", dict(SETTINGS, unseen_key_weight=4), on)
+    assert len(setups) == 2
