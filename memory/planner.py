@@ -132,8 +132,8 @@ class SearchSpace:
         exact, the pool's ``low`` as ``_smoothed_top`` works it out (``_pool_bounds``), which
         checks it again and scores every match if it is below."""
         query_scores = getattr(self.index, "query_scores", None)
-        if query_scores is None or limit <= 0:
-            return None
+        if query_scores is None or limit <= 0 or len(self.index) < _PRUNE_FROM:
+            return None                 # (no posting of a smaller index holds that many)
         scores = query_scores(tokens)
         largest, total = scores.matches()
         if largest < _PRUNE_FROM:
