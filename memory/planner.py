@@ -487,8 +487,9 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
     - ``session_sizes``: kept but for the count of sessions and the sessions appended to;
     - ``session_term_counts`` and ``turns_calling_off``: extended by the appended records when
       first asked (``_term_counts``, ``turns_calling_off``: they read the index);
-    - the rest (the snapshot's neighbours, speakers, session speakers, whether the index covers
-      it) is worked out again: bound to the snapshot, or O(speakers)."""
+    - ``speakers``: kept while the appended records bring no new speaker;
+    - the rest (the snapshot's neighbours, session speakers, whether the index covers it) is
+      worked out again: bound to the snapshot, or O(speakers)."""
     out: dict = {name: memo[name] for name in _PER_RECORD_MEMOS if name in memo}
     if not appended:
         out.update((name, memo[name]) for name in _SESSION_PEER_MEMOS if name in memo)
@@ -519,6 +520,13 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
         out["session_term_counts_from"] = (pending[0], pending[1] + tuple(appended))
     elif "session_term_counts" in memo:
         out["session_term_counts_from"] = (memo["session_term_counts"], tuple(appended))
+    speakers = memo.get("speakers")
+    if speakers is not None:
+        # kept while the appended records name no speaker it lacks (the records only grew: the
+        # distinct names are the older ones and theirs)
+        named = {name for found in speakers.values() for name in found}
+        if set(records.column_values("speaker", appended)) - {None} <= named:
+            out["speakers"] = speakers
     calling = memo.get("turns_calling_off")
     if calling is not None and "found" in calling:
         out["turns_calling_off"] = {"from": (calling["found"], tuple(appended))}
