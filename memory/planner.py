@@ -106,7 +106,8 @@ class SearchSpace:
 
     def search(self, tokens: list[str], limit: int, keep: Callable | None = None) -> list[tuple[str, float]]:
         """``_best(self.scores(tokens), limit)``, smoothing only the records that can be among
-        the ``limit`` best (``_smoothed_top``): the same list, floats and order of ties. ``keep``
+        the ``limit`` best (``_smoothed_top``) and, of many matches, scoring only those that can
+        reach its pool (``_pruned_scores``): the same list, floats and order of ties. ``keep``
         ((id, score) pairs -> those of them to rank, in order, by id alone: a speaker search
         keeps its speakers' records) filters the smoothed scores first."""
         smoothing = self.neighbour_weight > 0 and self.sessions
