@@ -406,21 +406,21 @@ class BM25Index:
             # (``tuple`` and ``islice`` take them in C: a fork appending meanwhile cannot upset them)
             norm_of = {length: k1 * (one_minus_b + b * length / avgdl) for length in tuple(self._distinct_lens)}
             self._norm_cache = list(map(norm_of.__getitem__, islice(self._lens, self._n_slots)))
-            # what ``_bound`` reads: bound to this list, so any change (a new list) drops them
-            self._bounds = (self._norm_cache, norm_of, {})
         return self._norm_cache
 
     def _bound(self, token: str, slots: Sequence[int], tfs: Sequence[int], df: int) -> float:
         """The largest part a document holding ``token`` adds to a score: the very float the
-        scoring loop adds for it (one evaluation per distinct (tf, length) pair of its posting,
-        found in C); kept while the norms are (``_norms``)."""
+        scoring loop adds for it (one evaluation per distinct (tf, norm) pair of its posting,
+        found in C); kept with the norms it was worked out from (any change makes new ones)."""
         norms = self._norms()
-        owner, norm_of, found = self._bounds
-        best = found.get(token)
+        memo = self.__dict__.get("_bounds")
+        if memo is None or memo[0] is not norms:
+            memo = self._bounds = (norms, {})
+        best = memo[1].get(token)
         if best is None:
             idf, k1_plus_1 = self._idf(token, df), self.k1 + 1
-            pairs = set(zip(islice(tfs, df), map(self._lens.__getitem__, islice(slots, df))))
-            best = found[token] = max(idf * (tf * k1_plus_1 / (tf + norm_of[length])) for tf, length in pairs)
+            pairs = set(zip(islice(tfs, df), map(norms.__getitem__, islice(slots, df))))
+            best = memo[1][token] = max(idf * (tf * k1_plus_1 / (tf + norm)) for tf, norm in pairs)
         return best
 
     def _idf(self, term: str, df: int) -> float:
