@@ -48,6 +48,9 @@ class PlanResult:
 # ``SearchSpace._smoothed_top``: the neighbours of the best ``_LIFTERS * limit`` matches are
 # smoothed exactly, the rest bounded
 _LIFTERS = 2
+# ``SearchSpace._pruned_scores``: the postings a search must leave out to score only some matches
+# (fewer: the passes that pick them cost more than scoring them all)
+_PRUNE_FROM = 12000
 
 
 def _smoother(weight: float, sources_of: Callable, scored_of: Callable, key_of: Callable) -> Callable:
@@ -103,19 +106,54 @@ class SearchSpace:
 
     def search(self, tokens: list[str], limit: int, keep: Callable | None = None) -> list[tuple[str, float]]:
         """``_best(self.scores(tokens), limit)``, smoothing only the records that can be among
-        the ``limit`` best (``_smoothed_top``): the same list, floats and order of ties. ``keep``
+        the ``limit`` best (``_smoothed_top``) and, of many matches, scoring only those that can
+        reach its pool (``_pruned_scores``): the same list, floats and order of ties. ``keep``
         ((id, score) pairs -> those of them to rank, in order, by id alone: a speaker search
         keeps its speakers' records) filters the smoothed scores first."""
         smoothing = self.neighbour_weight > 0 and self.sessions
         scored_slots = getattr(self.index, "scored_slots", None)
         if smoothing and scored_slots is not None and self._returns_every_indexed_record():
             # scores keyed by the index's slots: only the records kept are named by id
+            pruned = self._pruned_scores(tokens, limit) if keep is None else None
+            if pruned is not None:
+                return _best(self._smoothed_top(pruned, limit, None, pruned.tables), limit)
             by_slot, ids, slot_of = scored_slots(tokens)
             return _best(self._smoothed_top(by_slot, limit, keep, (ids, slot_of)), limit)
         scored = self._bm25_scores(tokens)
         if not smoothing:
             return _best(scored if keep is None else dict(keep(scored.items())), limit)
         return _best(self._smoothed_top(scored, limit, keep), limit)
+
+    def _pruned_scores(self, tokens: list[str], limit: int) -> "_Pruned | None":
+        """The scores ``_smoothed_top`` reads of a search with many matches, worked out only for
+        the matches that can reach its pool (``_Pruned``); None when the index cannot say which
+        (then every match is scored). Two floors, each a score every match that counts reaches:
+        the ``_LIFTERS * limit``-th best of a few matches' scores (those of the rarest terms), under
+        which no match is among the ``_LIFTERS * limit`` best; then, with those best scores
+        exact, the pool's ``low`` as ``_smoothed_top`` works it out (``_pool_bounds``), which
+        checks it again and scores every match if it is below."""
+        query_scores = getattr(self.index, "query_scores", None)
+        if query_scores is None or limit <= 0 or len(self.index) < _PRUNE_FROM:
+            return None                 # (no posting of a smaller index holds that many)
+        scores = query_scores(tokens)
+        largest, total = scores.matches()
+        if largest < _PRUNE_FROM:
+            return None
+        sample = scores.sample(2 * _LIFTERS * limit)
+        if len(sample) < _LIFTERS * limit:
+            return None
+        best = scores.at_least(heapq.nlargest(_LIFTERS * limit, sample)[-1], _PRUNE_FROM)
+        if best is None or len(best) < _LIFTERS * limit:
+            return None
+        best = heapq.nlargest(_LIFTERS * limit, best.values())
+        if best[limit - 1] <= 0.0:
+            return None
+        bounds = _pool_bounds(best[limit - 1], best[-1], self.neighbour_weight)
+        if bounds is None:
+            return None
+        floor = bounds[-1]
+        held = scores.at_least(floor, _PRUNE_FROM)
+        return None if held is None else _Pruned(scores, held, floor)
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 of every record this space may return that holds a term; with a
@@ -195,14 +233,16 @@ class SearchSpace:
         else:
             ids, slot_of = slots
             key_of, id_of = slot_of.get, ids.__getitem__
+        pruned = scored if isinstance(scored, _Pruned) else None
 
         def by_id() -> dict[str, float]:
-            return scored if slots is None else {ids[slot]: value for slot, value in scored.items()}
+            whole = scored if pruned is None else pruned.whole()
+            return whole if slots is None else {ids[slot]: value for slot, value in whole.items()}
 
         def everything() -> dict[str, float]:
             smoothed = self._smoothed(by_id())
             return smoothed if keep is None else dict(keep(smoothed.items()))
-        if limit <= 0 or len(scored) <= 4 * _LIFTERS * limit:
+        if limit <= 0 or _fewer_than(scored, 4 * _LIFTERS * limit + 1):
             return everything()
         best = heapq.nlargest(_LIFTERS * limit, scored.values())
         ranked = None if keep is None else dict(keep(zip(map(id_of, scored), scored.values())))
@@ -215,15 +255,14 @@ class SearchSpace:
         # the lifters: the best ``_LIFTERS * limit``, and at least every record scoring half the
         # ``theta / weight`` that could lift an unscored turn to ``theta`` (so ``cut`` is at
         # least ``theta / 2``: a speaker search's ``theta`` may be far below the best scores)
-        high = min(best[-1], theta / (2 * weight))
-        share = weight * high
-        margin = 1e-9 * (abs(theta) + abs(share))
-        if high <= 0.0 or share >= theta - margin:
+        bounds = _pool_bounds(theta, best[-1], weight)
+        if bounds is None:
             return everything()                # an unscored turn could reach the top: all of them
-        cut = theta - share - margin
-        low = min(cut, high)
+        high, share, margin, cut, low = bounds
+        if pruned is not None and low < pruned.floor:   # the pool may hold matches not scored
+            return self._smoothed_top(pruned.whole(), limit, keep, slots)
         pool = [item for item in scored.items() if item[1] >= low]
-        if 2 * len(pool) > len(scored):
+        if _fewer_than(scored, 2 * len(pool)):
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
         scored_of = scored.get
@@ -261,7 +300,7 @@ class SearchSpace:
                 heapq.heappush(floor, value)
             elif value > floor[0]:
                 heapq.heapreplace(floor, value)
-        out = {id_of(key): exact[key] for key in filter(exact.__contains__, scored)}   # in ``scored`` order
+        out = {id_of(key): exact[key] for key in _in_order(scored, exact)}   # in ``scored`` order
         if len(lifted) > 1 and len(set(lifted.values())) < len(lifted):
             order = _first_lift_order(scored, lifted, neighbours_of, sources_of, key_of)
             lifted = {rid: lifted[rid] for rid in order}
@@ -449,8 +488,9 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
     - ``session_sizes``: kept but for the count of sessions and the sessions appended to;
     - ``session_term_counts`` and ``turns_calling_off``: extended by the appended records when
       first asked (``_term_counts``, ``turns_calling_off``: they read the index);
-    - the rest (the snapshot's neighbours, speakers, session speakers, whether the index covers
-      it) is worked out again: bound to the snapshot, or O(speakers)."""
+    - ``speakers``: kept while the appended records bring no new speaker;
+    - the rest (the snapshot's neighbours, session speakers, whether the index covers it) is
+      worked out again: bound to the snapshot, or O(speakers)."""
     out: dict = {name: memo[name] for name in _PER_RECORD_MEMOS if name in memo}
     if not appended:
         out.update((name, memo[name]) for name in _SESSION_PEER_MEMOS if name in memo)
@@ -481,6 +521,13 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
         out["session_term_counts_from"] = (pending[0], pending[1] + tuple(appended))
     elif "session_term_counts" in memo:
         out["session_term_counts_from"] = (memo["session_term_counts"], tuple(appended))
+    speakers = memo.get("speakers")
+    if speakers is not None:
+        # kept while the appended records name no speaker it lacks (the records only grew: the
+        # distinct names are the older ones and theirs)
+        named = {name for found in speakers.values() for name in found}
+        if set(records.column_values("speaker", appended)) - {None} <= named:
+            out["speakers"] = speakers
     calling = memo.get("turns_calling_off")
     if calling is not None and "found" in calling:
         out["turns_calling_off"] = {"from": (calling["found"], tuple(appended))}
@@ -527,12 +574,84 @@ def _first_lift_order(scored: dict, lifted: dict[str, float], neighbours_of: Cal
     lifters = {rid: [source for source in sources_of(rid) if scored.get(key_of(source), 0.0) > 0.0]
                for rid in lifted}
     wanted = {key_of(source): source for found in lifters.values() for source in found}
-    position = {wanted[key]: at for at, key in enumerate(filter(wanted.__contains__, scored))}
+    position = {wanted[key]: at for at, key in enumerate(_in_order(scored, wanted))}
 
     def first_lift(rid: str) -> tuple[int, int]:
         first = min(lifters[rid], key=position.__getitem__)
         return position[first], neighbours_of(first).index(rid)
     return sorted(lifted, key=first_lift)
+
+
+class _Pruned(Mapping):
+    """A search's BM25 scores keyed by index slot as ``_smoothed_top`` reads them when they are
+    many: iterating gives ``held`` (every match scoring ``floor`` or more, and others, in the
+    index's scoring order), ``get`` and ``in`` any match's exact score (``QueryScores.score``),
+    ``whole()`` every match scored. ``_fewer_than`` and ``_in_order`` stand for ``len`` and the
+    walk of the whole dict's order."""
+
+    def __init__(self, scores, held: dict[int, float], floor: float) -> None:
+        self._scores, self._held, self.floor = scores, held, floor
+        index = scores._index
+        self.tables = (index._ids, index._slot_of)   # slot -> id, id -> slot
+
+    def __getitem__(self, slot: int) -> float:
+        found = self.get(slot)
+        if found is None:
+            raise KeyError(slot)
+        return found
+
+    def get(self, slot, default=None):
+        found = self._held.get(slot)
+        if found is None and slot is not None:     # None: a record the index does not hold
+            found = self._scores.score(slot)
+        return default if found is None else found
+
+    def __contains__(self, slot: object) -> bool:
+        return self.get(slot) is not None
+
+    def __iter__(self):
+        return iter(self._held)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def items(self):
+        return self._held.items()
+
+    def values(self):
+        return self._held.values()
+
+    def whole(self) -> dict[int, float]:
+        return self._scores.whole()
+
+    def fewer_than(self, count: int) -> bool:
+        return self._scores.fewer_than(count)
+
+    def in_order(self, keys) -> list[int]:
+        return self._scores.in_order(keys)
+
+
+def _pool_bounds(theta: float, last: float, weight: float) -> tuple | None:
+    """``SearchSpace._smoothed_top``'s bounds from ``theta`` (the ``limit``-th best BM25 score)
+    and ``last`` (the ``_LIFTERS * limit``-th): (high, share, margin, cut, low), or None when an
+    unscored turn could reach the top."""
+    high = min(last, theta / (2 * weight))
+    share = weight * high
+    margin = 1e-9 * (abs(theta) + abs(share))
+    if high <= 0.0 or share >= theta - margin:
+        return None
+    cut = theta - share - margin
+    return high, share, margin, cut, min(cut, high)
+
+
+def _fewer_than(scored, count: int) -> bool:
+    """Whether ``scored`` scores fewer than ``count`` records (``_Pruned``: the whole dict)."""
+    return scored.fewer_than(count) if isinstance(scored, _Pruned) else len(scored) < count
+
+
+def _in_order(scored, keys) -> Iterable:
+    """The keys of ``keys`` (each scored) in ``scored``'s order (``_Pruned``: the whole dict's)."""
+    return scored.in_order(keys) if isinstance(scored, _Pruned) else filter(keys.__contains__, scored)
 
 
 def _best(scores: dict[str, float], limit: int) -> list[tuple[str, float]]:

@@ -250,3 +250,42 @@ def test_a_speaker_search_keeping_few_matches_finds_the_tied_turns_in_the_loops_
     assert len(keep(scores.items())) < limit < len(scores) // (4 * planner._LIFTERS)   # ``_few_kept``'s case
     assert space.search(["q"], limit, keep) == want
     assert want == heapq.nlargest(limit, keep(reference_scores(space, ["q"]).items()), key=itemgetter(1))
+
+
+# ``search`` over many matches scores only those that can reach its pool (``_pruned_scores``,
+# ``QueryScores.at_least``: MaxScore): the same list, floats and order of ties as scoring all.
+# Skewed term frequencies, so that common terms' parts cannot reach the pool alone
+
+
+@st.composite
+def pruned_cases(draw):
+    n = draw(st.integers(40, 200))
+    words = st.sampled_from(["the"] * 6 + ["day"] * 3 + ["rain", "rain", "hike", "lake", "zebra"])
+    docs = draw(st.lists(st.lists(words, min_size=1, max_size=8), min_size=n, max_size=n))
+    session_of = draw(st.lists(st.integers(-1, 8), min_size=n, max_size=n))
+    weight = draw(st.sampled_from([0.25, 0.5, 1, 1.5]))
+    tokens = draw(st.lists(st.sampled_from(["the", "day", "rain", "hike", "lake", "zebra", "the"]),
+                           min_size=2, max_size=5))
+    return space_of(docs, session_of, set(), weight), tokens, draw(st.integers(1, 6))
+
+
+@settings(max_examples=400, deadline=None)
+@given(pruned_cases())
+def test_a_search_scoring_only_the_matches_that_can_count_ranks_as_scoring_all(case):
+    space, tokens, limit = case
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(planner, "_PRUNE_FROM", 1)      # prune however few the matches
+        assert_same_as_reference(space, tokens, limit)
+
+
+def test_a_search_leaves_out_the_matches_of_common_terms_that_cannot_count():
+    # 300 documents hold "the", 12 "the" and "rain", 30 "zebra": the best 2 of 'the rain zebra'
+    # come from the rare terms' matches; most of "the"'s alone cannot reach the pool
+    docs = [["the", "x"]] * 300 + [["the", "rain"]] * 12 + [["zebra", "y"]] * 30
+    space = space_of(docs, [i // 3 for i in range(len(docs))], set(), 0.5)
+    scores = space.index.query_scores(["the", "rain", "zebra"])
+    held = scores.at_least(scores.score(300 + 11) * 0.99)
+    assert held is not None and len(held) < 100
+    assert list(held) == scores.in_order(held)
+    assert held == {slot: value for slot, value in scores.whole().items() if slot in held}
+    assert list(held) == [slot for slot in scores.whole() if slot in held]

@@ -233,3 +233,22 @@ def test_the_marks_follow_revisions_and_dropped_records():
     assert view.calls_off == {1}                                      # no longer a turn
     view.forget(["a"])
     assert view.ids == ["b", "c"] and view.calls_off == {0}
+
+
+def test_the_speakers_terms_are_carried_until_a_new_speaker_appears(tmp_path):
+    """``speakers`` (speaker term -> names, the names stemmed) is carried across appends by known
+    speakers and worked out again when an appended turn brings a new one."""
+    store = make_store(tmp_path / "s")
+    _turn(store, "The concert was loud.", "2024-01-10T09:00:00Z", "t1", speaker="Bob", session="s1")
+    _turn(store, LISBON, "2024-01-10T09:01:00Z", "t2", session="s1")
+    _same_as_a_fresh_process(store)
+    known = _carried(store)["speakers"]
+    assert known["bob"] == ("Bob",)
+    _turn(store, "I loved it, the band was great.", "2024-01-10T09:02:00Z", "t3", speaker="Bob", session="s1")
+    assert _carried(store).get("speakers") is known                  # carried, not worked out again
+    _same_as_a_fresh_process(store)
+    _turn(store, "Did you like the concert?", "2024-01-10T09:03:00Z", "t4", speaker="Ann Lee", session="s1")
+    assert "ann" not in _carried(store).get("speakers", {})          # not carried: worked out when asked
+    answers = _same_as_a_fresh_process(store)
+    assert _carried(store)["speakers"]["ann"] == ("Ann Lee",)
+    assert answers == [_answer(reopen(store), q) for q in QUESTIONS]

@@ -26,8 +26,8 @@ import threading
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import islice
-from operator import neg, sub
+from itertools import compress, islice
+from operator import itemgetter, neg, sub
 
 STATE_FORMAT = 1
 INT_FIELDS = ("doc_offsets", "doc_terms", "posting_offsets", "postings", "tfs")
@@ -114,6 +114,11 @@ class BM25Index:
         reads a few of many scores names only those by id. Read only: the dict and the tables
         are this index's own (a fork has its own tables)."""
         return self._slot_scores(query_tokens), self._ids, self._slot_of
+
+    def query_scores(self, query_tokens: Iterable[str]) -> "QueryScores":
+        """``scored_slots``'s scores worked out only where they are read (``QueryScores``): a
+        caller that needs the best few of many matches scores those that can be among them."""
+        return QueryScores(self, tuple(query_tokens))
 
     def holders(self, term: str) -> list[str]:
         """The ids of the documents holding ``term``, in slot order: ``list(self.scores([term]))``
@@ -403,6 +408,21 @@ class BM25Index:
             self._norm_cache = list(map(norm_of.__getitem__, islice(self._lens, self._n_slots)))
         return self._norm_cache
 
+    def _bound(self, token: str, slots: Sequence[int], tfs: Sequence[int], df: int) -> float:
+        """The largest part a document holding ``token`` adds to a score: the very float the
+        scoring loop adds for it (one evaluation per distinct (tf, norm) pair of its posting,
+        found in C); kept with the norms it was worked out from (any change makes new ones)."""
+        norms = self._norms()
+        memo = self.__dict__.get("_bounds")
+        if memo is None or memo[0] is not norms:
+            memo = self._bounds = (norms, {})
+        best = memo[1].get(token)
+        if best is None:
+            idf, k1_plus_1 = self._idf(token, df), self.k1 + 1
+            pairs = set(zip(islice(tfs, df), map(norms.__getitem__, islice(slots, df))))
+            best = memo[1][token] = max(idf * (tf * k1_plus_1 / (tf + norm)) for tf, norm in pairs)
+        return best
+
     def _idf(self, term: str, df: int) -> float:
         idf = self._idf_cache.get(term)
         if idf is None:
@@ -468,6 +488,139 @@ class BM25Index:
             self._terms.append(term)
             self._n_terms += 1
         return term_id
+
+
+class QueryScores:
+    """One query's BM25 scores keyed by slot (``BM25Index._slot_scores``: the same floats, summed
+    in the same order), worked out where asked: ``score`` of one slot (a binary search in each
+    query term's posting), ``at_least(floor)`` every slot that can score ``floor`` or more, with
+    ``whole`` the full dict. The scoring order of ``_slot_scores``'s dict is ``in_order``'s: by
+    the first query token a slot holds, then by slot. Reads the index as it was when made."""
+
+    def __init__(self, index: BM25Index, tokens: tuple) -> None:
+        self._index, self._tokens = index, tokens
+        self._terms: list[tuple] = []     # per query token held by some document, in query order
+        if index._total_len:
+            for token in tokens:
+                term_id = index._term_id.get(token)
+                if term_id is not None:
+                    slots, tfs, df = index._posting_df(term_id)
+                    if df:
+                        self._terms.append((token, slots, tfs, df, index._idf(token, df)))
+        self._norms = index._norms() if self._terms else []
+        self._known: dict[int, float | None] = {}
+        self._at_least: dict[frozenset, dict[int, float]] = {}   # by the terms left out
+
+    def whole(self) -> dict[int, float]:
+        """Every match's score: ``BM25Index.scored_slots``'s dict."""
+        return self._index._slot_scores(self._tokens)
+
+    def matches(self) -> tuple[int, int]:
+        """(the largest posting's length, the postings' total): the count of matches lies
+        between them."""
+        lengths = [df for _, _, _, df, _ in self._terms]
+        return max(lengths, default=0), sum(lengths)
+
+    def count(self) -> int:
+        """How many documents hold a query term (in C: a set of the postings' slots)."""
+        held: set[int] = set()
+        for _, slots, _, df, _ in self._terms:
+            held.update(islice(slots, df))
+        return len(held)
+
+    def score(self, slot: int) -> float | None:
+        """The slot's score, as ``_slot_scores`` sums it; None when it holds no query token."""
+        known = self._known
+        if slot in known:
+            return known[slot]
+        total, k1_plus_1, norm = None, self._index.k1 + 1, None
+        for _, slots, tfs, df, idf in self._terms:
+            at = bisect_left(slots, slot, 0, df)
+            if at < df and slots[at] == slot:
+                if norm is None:
+                    norm = self._norms[slot]
+                tf = tfs[at]
+                total = (0.0 if total is None else total) + idf * (tf * k1_plus_1 / (tf + norm))
+        known[slot] = total
+        return total
+
+    def in_order(self, slots: Iterable[int]) -> list[int]:
+        """``slots`` (each a match) in the order of ``_slot_scores``'s dict."""
+        return sorted(slots, key=self._order)
+
+    def _order(self, slot: int) -> tuple[int, int]:
+        for at, (_, slots, _, df, _) in enumerate(self._terms):
+            found = bisect_left(slots, slot, 0, df)
+            if found < df and slots[found] == slot:
+                return at, slot
+        raise KeyError(slot)
+
+    def sample(self, size: int) -> list[float]:
+        """The scores of ``size`` matches when there are that many, else of every match: those
+        of the rarest query terms first (the best scores are likely among them)."""
+        picked: set[int] = set()
+        for _, slots, _, df, _ in sorted(self._terms, key=itemgetter(3)):
+            picked.update(islice(slots, min(df, size - len(picked))))
+            if len(picked) >= size:
+                break
+        return [self.score(slot) for slot in picked]
+
+    def fewer_than(self, count: int) -> bool:
+        """Whether fewer than ``count`` documents hold a query term (``count`` only when the
+        postings' lengths leave it open)."""
+        largest, total = self.matches()
+        if largest >= count:
+            return False
+        return total < count or self.count() < count
+
+    def at_least(self, floor: float, worth: int = 1) -> dict[int, float] | None:
+        """The scores, in ``_slot_scores``'s order, of a set of matches holding every match that
+        scores ``floor`` or more: those holding a term the others' largest parts (``_bound``),
+        summed, cannot lift to ``floor`` (MaxScore). None when the terms left out hold fewer than
+        ``worth`` postings or half of them, or a term's idf is not positive (its part is then no
+        bound)."""
+        index, terms = self._index, self._terms
+        if not terms or floor <= 0.0:
+            return None
+        bounds: dict[str, float] = {}
+        for token, slots, tfs, df, idf in terms:
+            if idf <= 0.0:
+                return None
+            # a token asked twice adds its part twice
+            bounds[token] = bounds.get(token, 0.0) + index._bound(token, slots, tfs, df)
+        # left out: the terms of least parts whose parts together cannot reach the floor
+        # (``1 + 1e-9`` covers the rounding of any sum of parts)
+        left_out: set[str] = set()
+        total = 0.0
+        for token, bound in sorted(bounds.items(), key=itemgetter(1)):
+            total += bound * (1 + 1e-9)
+            if total >= floor:
+                break
+            left_out.add(token)
+        saved = sum(df for token, _, _, df, _ in terms if token in left_out)
+        if 2 * saved < sum(df for _, _, _, df, _ in terms) or saved < worth:
+            return None
+        key = frozenset(left_out)
+        if key in self._at_least:        # the same terms left out: the same scores
+            return self._at_least[key]
+        held: set[int] = set()
+        for token, slots, _, df, _ in terms:
+            if token not in left_out:
+                held.update(islice(slots, df))
+        k1_plus_1, norms = index.k1 + 1, self._norms
+        acc: dict[int, float] = {}
+        get = acc.get
+        for token, slots, tfs, df, idf in terms:
+            if token not in left_out:
+                for slot, tf in zip(slots, islice(tfs, df)):
+                    acc[slot] = get(slot, 0.0) + idf * (tf * k1_plus_1 / (tf + norms[slot]))
+                continue
+            # the held slots that hold this term too, ascending (the order the full loop adds
+            # them), picked from the posting in C
+            for slot, tf in compress(zip(slots, islice(tfs, df)), map(held.__contains__, islice(slots, df))):
+                acc[slot] = get(slot, 0.0) + idf * (tf * k1_plus_1 / (tf + norms[slot]))
+        self._at_least[key] = acc
+        return acc
 
 
 def _empty_state() -> dict:

@@ -176,6 +176,10 @@ class ScopeIndex:
         (``BM25Index.scored_slots``)."""
         return self._bm25.scored_slots(_query_tokens(query))
 
+    def query_scores(self, query: Query):
+        """``scored_slots``'s scores worked out where read (``BM25Index.query_scores``)."""
+        return self._bm25.query_scores(_query_tokens(query))
+
     def holders(self, term: str) -> list[str]:
         """The docs holding ``term`` (a term, not a text), unscored (``BM25Index.holders``)."""
         return self._bm25.holders(term)
