@@ -56,6 +56,21 @@ def test_a_query_process_does_not_load_the_credential_screen(tmp_path):
     assert "memory.credentials" not in modules and "memory.envelope" not in modules
 
 
+def test_a_query_process_defines_no_other_command(tmp_path):
+    """``memory/cli.py`` defined every command (~30, with their options) in every process and
+    imported their modules: a ``memory query`` now adds only its own to the root group."""
+    store = make_store(tmp_path / "store")
+    store.mutate(add_env("Alice lives in Berlin and works as a translator", "user.city", "t1"))
+    script = QUERY_PROCESS.replace('"MODULES " + json.dumps(sorted(sys.modules))',
+                                   '"COMMANDS " + json.dumps(sorted(sys.modules["memory.cli"].main.commands))')
+    done = subprocess.run([sys.executable, "-c", script, str(store.root), "Where does Alice live?"],
+                          env=cli_env(NOW), cwd=str(PROJECT_ROOT), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer, commands = done.stdout.splitlines()
+    assert json.loads(answer)["knowledge_state"] == "VERIFIED"
+    assert json.loads(commands.removeprefix("COMMANDS ")) == ["query"]
+
+
 def english_words() -> list[str]:
     """Inflected English words with the suffixes the Snowball steps handle, from the repo's docs."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((PROJECT_ROOT / "docs").glob("*.md")))
