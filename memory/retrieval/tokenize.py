@@ -199,10 +199,10 @@ def _packaged_stems() -> dict[str, str]:
     stems.json``, written by ``tools/gen_stems.py``; tests/test_tokenize.py holds every entry to the
     stemmer): the category lexicon stemmed ~140 of them on every process's first question."""
     import json
-    from importlib import resources
+    from ..paths import PACKAGED   # not importlib.resources: ~6-14 ms of a process's start-up
 
     try:
-        text = resources.files("memory").joinpath("packaged", "lexicon", "stems.json").read_text(encoding="utf-8")
+        text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
         table = json.loads(text)
     except (OSError, ValueError):     # not shipped: every word is stemmed, as before
         return {}
