@@ -213,10 +213,10 @@ def test_settings_without_k1_or_b_are_refused(tmp_path):
         ScopeIndex(tmp_path, {"k1": 1.2})
 
 
-def test_save_leaves_only_the_two_files(saved):
+def test_save_leaves_only_the_three_files(saved):
     index = ScopeIndex.open(saved, SETTINGS)
     index.save()
-    assert sorted(path.name for path in saved.iterdir()) == [DATA_FILE, META_FILE]
+    assert sorted(path.name for path in saved.iterdir()) == [DATA_FILE, META_FILE, index_module.STEMS_FILE]
 
 
 def test_empty_index_saves_and_loads(tmp_path):
@@ -299,3 +299,81 @@ def test_a_large_delta_or_a_removal_folds_everything_into_the_base(tmp_path):
     assert not (tmp_path / "i" / DELTA_FILE).exists()
     final = ScopeIndex.open(tmp_path / "i", SETTINGS)
     assert "d0" not in final and "z" in final and final.rebuilt_reason is None
+
+
+# -- the stem memo (index.stems) ------------------------------------------------------------
+
+@pytest.fixture
+def fresh_tokenizer(monkeypatch):
+    """The tokenizer as a new process has it: nothing stemmed, nothing remembered."""
+    from memory.retrieval import tokenize as tokenizer
+
+    def reset():
+        monkeypatch.setattr(tokenizer, "_remembered", {})
+        monkeypatch.setattr(tokenizer, "_stemmed", {})
+        tokenizer._word_term.cache_clear()
+        tokenizer._short_terms.cache_clear()
+    reset()
+    yield tokenizer, reset
+    tokenizer._word_term.cache_clear()
+    tokenizer._short_terms.cache_clear()
+
+
+class _NoStemming:
+    def stemWord(self, word):
+        pytest.fail(f"stemmed again: {word}")
+
+
+def test_a_loaded_index_hands_its_words_stems_over_so_a_process_stems_none_again(tmp_path, fresh_tokenizer,
+                                                                               monkeypatch):
+    """Every ``memory query`` process stemmed the words of its candidates' clauses and the
+    scope's speakers' names again (Snowball in pure Python, ~400-700 words a process)."""
+    tokenizer, reset = fresh_tokenizer
+    built = ScopeIndex(tmp_path / "idx", SETTINGS)
+    built.apply(DOCS, CURSOR)
+    built.save()
+    expected = {doc_id: tokenize(text) for doc_id, text in DOCS}
+    memo = orjson.loads((tmp_path / "idx" / index_module.STEMS_FILE).read_bytes())
+    assert memo["stems"]["lives"] == "live" and memo["stems"]["tuesdays"] == "tuesday"
+    stemmer = tokenizer._english_stemmer_class()()
+    assert all(stemmer.stemWord(word) == term for word, term in memo["stems"].items())
+    reset()                                                  # a new process
+    monkeypatch.setattr(tokenizer, "_stemmer", _NoStemming())
+    loaded = ScopeIndex.open(tmp_path / "idx", SETTINGS)
+    assert loaded.rebuilt_reason is None
+    assert {doc_id: tokenize(text) for doc_id, text in DOCS} == expected
+
+
+@pytest.mark.parametrize("change", ["tokenizer", "generation", "format", "not a term", "torn"])
+def test_a_stem_memo_of_another_tokenizer_or_base_is_never_read(tmp_path, fresh_tokenizer, change):
+    tokenizer, reset = fresh_tokenizer
+    built = ScopeIndex(tmp_path / "idx", SETTINGS)
+    built.apply(DOCS, CURSOR)
+    built.save()
+    path = tmp_path / "idx" / index_module.STEMS_FILE
+    memo = orjson.loads(path.read_bytes())
+    if change == "torn":
+        path.write_bytes(path.read_bytes()[:-20])
+    elif change == "not a term":
+        path.write_bytes(orjson.dumps({**memo, "stems": {**memo["stems"], "lives": 3}}))
+    else:
+        path.write_bytes(orjson.dumps({**memo, change: memo[change] + 1 if change == "format" else memo[change] + "x"}))
+    reset()
+    assert ScopeIndex.open(tmp_path / "idx", SETTINGS).rebuilt_reason is None
+    assert tokenizer._remembered == {}
+    assert tokenize("The user lives in Berlin") == ["user", "live", "berlin"]
+
+
+def test_a_new_base_saves_the_words_it_loaded_and_those_it_stemmed(tmp_path, fresh_tokenizer):
+    tokenizer, reset = fresh_tokenizer
+    built = ScopeIndex(tmp_path / "idx", SETTINGS)
+    built.apply(DOCS, CURSOR)
+    built.save()
+    reset()
+    loaded = ScopeIndex.open(tmp_path / "idx", SETTINGS)
+    loaded.apply([("mem_6", "Zorbing lessons resumed")], CURSOR)
+    loaded.remove("mem_5")                      # a removal folds everything into a new base
+    loaded.save()
+    stems = orjson.loads((tmp_path / "idx" / index_module.STEMS_FILE).read_bytes())["stems"]
+    assert {"lives", "tuesdays", "zorbing", "resumed"} <= set(stems)
+    assert "deadline" not in stems              # its only document went: not a term of the index

@@ -56,6 +56,41 @@ def test_a_query_process_does_not_load_the_credential_screen(tmp_path):
     assert "memory.credentials" not in modules and "memory.envelope" not in modules
 
 
+def test_a_query_process_defines_no_other_command(tmp_path):
+    """``memory/cli.py`` defined every command (~30, with their options) in every process and
+    imported their modules: a ``memory query`` now adds only its own to the root group."""
+    store = make_store(tmp_path / "store")
+    store.mutate(add_env("Alice lives in Berlin and works as a translator", "user.city", "t1"))
+    script = QUERY_PROCESS.replace('"MODULES " + json.dumps(sorted(sys.modules))',
+                                   '"COMMANDS " + json.dumps(sorted(sys.modules["memory.cli"].main.commands))')
+    done = subprocess.run([sys.executable, "-c", script, str(store.root), "Where does Alice live?"],
+                          env=cli_env(NOW), cwd=str(PROJECT_ROOT), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer, commands = done.stdout.splitlines()
+    assert json.loads(answer)["knowledge_state"] == "VERIFIED"
+    assert json.loads(commands.removeprefix("COMMANDS ")) == ["query"]
+
+
+def test_a_query_process_does_not_import_importlib_resources(tmp_path):
+    """The package data is read from the package's folder (``paths.PACKAGED``), as a wheel installs
+    it: ``importlib.resources`` (with zipfile, tempfile and their imports) cost an installed
+    ``memory query`` ~6-14 ms of start-up. Run without ``site``'s ``.pth`` hooks (this machine's
+    import importlib.resources themselves), its site-packages on the path."""
+    import site
+
+    store = make_store(tmp_path / "store")
+    store.mutate(add_env("Alice lives in Berlin and works as a translator", "user.city", "t1"))
+    script = "import sys; sys.path[1:1] = json.loads(sys.argv.pop(1))\n".replace("json.loads", "__import__('json').loads") \
+        + QUERY_PROCESS
+    done = subprocess.run([sys.executable, "-S", "-c", script, json.dumps([str(PROJECT_ROOT), *site.getsitepackages()]),
+                           str(store.root), "Where does Alice live?"],
+                          env=cli_env(NOW), cwd=str(PROJECT_ROOT), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer, modules = done.stdout.splitlines()
+    assert json.loads(answer)["knowledge_state"] == "VERIFIED"
+    assert "importlib.resources" not in json.loads(modules.removeprefix("MODULES "))
+
+
 def english_words() -> list[str]:
     """Inflected English words with the suffixes the Snowball steps handle, from the repo's docs."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((PROJECT_ROOT / "docs").glob("*.md")))

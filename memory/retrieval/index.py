@@ -3,7 +3,8 @@
 Files in the index folder: ``index.bin`` (the BM25 state), ``index.delta``
 (docs added since, one JSON line each: base generation, id, tokens) and the sidecar
 ``index.meta.json`` = {"format", "tokenizer", "settings", "cursor", "docs",
-"generation", "delta_bytes", "delta_docs"}. A save after a few new docs appends
+"generation", "delta_bytes", "delta_docs"}, and the stem memo ``index.stems`` (the words of
+the base's documents with their terms, ``STEMS_FILE``). A save after a few new docs appends
 them to the delta (a refresh after one record costs an append, not a rewrite);
 a large delta or a removal folds everything into a new base. Only the delta bytes
 the sidecar counts are read, so a crash mid-append is never half-read.
@@ -44,6 +45,7 @@ from typing import Callable, Iterable, Mapping
 
 from ..jsonio import atomic_write, dumps, dumps_digested, loads_trusted, open_private
 from .bm25 import INT_FIELDS, BM25Index, _run_lengths
+from . import tokenize as _tokenize
 from .tokenize import TOKENIZER_VERSION, tokenize
 
 FORMAT = 3                # 2: the ids apart from the header, with their sha256; 3: the documents' lengths
@@ -54,6 +56,13 @@ DELTA_FILE = "index.delta"
 DELTA_MIN_DOCS = 256
 DELTA_FRACTION = 10
 META_FILE = "index.meta.json"
+# the words of the indexed documents with their terms (``_write_stems``): a process that loads the
+# index stems none of them again (``tokenize.remember``). Read only beside the base it was saved
+# with (its ``generation``, which the sidecar pins to the shard bytes) and under the same
+# ``TOKENIZER_VERSION``: another tokenizer's or another base's memo is never read, and the next
+# base written saves a new one
+STEMS_FILE = "index.stems"
+STEMS_FORMAT = 1
 MAP_MIN_BYTES = 4 << 20      # index files at least this large are mapped, not read (``_mapped``)
 DEFAULT_EPSILON = 0.25
 MAGIC = b"MEMIDX\x00\x01"
@@ -116,6 +125,7 @@ class ScopeIndex:
             return index
         index._bm25, index.cursor = bm25, meta["cursor"]
         index._base, index._delta_bytes = meta["generation"], meta.get("delta_bytes", 0)
+        _remember_stems(index.directory / STEMS_FILE, meta["generation"])
         index._delta_docs = meta.get("delta_docs", 0)
         return index
 
@@ -240,12 +250,35 @@ class ScopeIndex:
         self._base, self._delta_bytes, self._delta_docs = generation, 0, 0
         self._write_meta(generation, len(state["ids"]))
         (self.directory / DELTA_FILE).unlink(missing_ok=True)
+        self._write_stems(generation)
+
+    def _write_stems(self, generation: str) -> None:
+        """Save the stem memo of this base (``STEMS_FILE``): every word this process stemmed or
+        was handed whose term the index holds, so the words of its documents when this process
+        built it or loaded the previous memo. Written after the base and its sidecar: a crash
+        between leaves a memo of the previous generation, not read."""
+        stems = _tokenize.known_stems(lambda term: self._bm25.df(term) > 0)
+        atomic_write(self.directory / STEMS_FILE, dumps({"format": STEMS_FORMAT, "tokenizer": TOKENIZER_VERSION,
+                                                         "generation": generation, "stems": stems}))
 
     def _write_meta(self, generation: str, base_docs: int) -> None:
         meta = {"format": FORMAT, "tokenizer": TOKENIZER_VERSION, "settings": self.settings,
                 "cursor": self.cursor, "docs": base_docs, "generation": generation,
                 "delta_bytes": self._delta_bytes, "delta_docs": self._delta_docs}
         atomic_write(self.directory / META_FILE, dumps(meta, pretty=True))
+
+
+def _remember_stems(path: Path, generation: str) -> None:
+    """Hand the saved stem memo to the tokenizer when it was saved with this base and this
+    tokenizer; any other (missing, torn, of another base or version) is not read."""
+    try:
+        memo = loads_trusted(path.read_bytes())
+    except (OSError, ValueError):
+        return
+    if isinstance(memo, dict) and memo.get("format") == STEMS_FORMAT and memo.get("tokenizer") == TOKENIZER_VERSION \
+            and memo.get("generation") == generation and isinstance(memo.get("stems"), dict) \
+            and all(type(term) is str for term in memo["stems"].values()):
+        _tokenize.remember(memo["stems"])
 
 
 def _replay_delta(bm25: BM25Index, path: Path, meta: dict) -> str | None:

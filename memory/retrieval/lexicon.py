@@ -24,8 +24,8 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from ..paths import PACKAGED   # the package data folder, not importlib.resources (start-up)
 from .patterns import Lazy
 from .tokenize import tokenize
 
@@ -75,7 +75,7 @@ def _members(name: str) -> tuple[frozenset[str], ...]:
 
 @lru_cache(maxsize=1)
 def _load() -> dict:
-    text = resources.files("memory").joinpath("packaged", "lexicon", "classes.json").read_text(encoding="utf-8")
+    text = PACKAGED.joinpath("lexicon", "classes.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -301,7 +301,7 @@ def member_terms(asked: dict[str, Category]) -> list[str]:
 # held by "My salary is 47,000 a year", "my doctorate" by "a PhD", "Do I eat meat?" by "I'm vegetarian"
 @lru_cache(maxsize=1)
 def _thesaurus() -> dict:
-    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus.json").read_text(encoding="utf-8")
+    text = PACKAGED.joinpath("lexicon", "thesaurus.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -327,7 +327,7 @@ def stemmed_thesaurus() -> list[dict]:
 
 @lru_cache(maxsize=1)
 def _stemmed() -> list[dict]:
-    text = resources.files("memory").joinpath("packaged", "lexicon", "thesaurus-terms.json").read_text(encoding="utf-8")
+    text = PACKAGED.joinpath("lexicon", "thesaurus-terms.json").read_text(encoding="utf-8")
     return json.loads(text)["groups"]
 
 

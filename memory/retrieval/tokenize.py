@@ -150,13 +150,47 @@ def _word_term(word: str) -> str | None:
 
 def _stem(word: str) -> str:
     term = _packaged_stems().get(word)
+    if term is None:
+        term = _remembered.get(word)
     if term is not None:
         return term
     global _stemmer
     with _stemmer_lock:
         if _stemmer is None:
             _stemmer = _english_stemmer_class()()
-        return _stemmer.stemWord(word)
+        term = _stemmer.stemWord(word)
+        if len(_stemmed) < _MEMO_MAX:
+            _stemmed[word] = term
+    return term
+
+
+# A scope's stem memo (``retrieval.index.STEMS_FILE``: the words of its documents, saved with its
+# index) is handed to ``remember`` when the index is loaded, so a process stems no word of the
+# scope that the process which saved the index stemmed before (Snowball in pure Python: ~25 us a
+# word, ~400-700 words a ``memory query`` process, its candidates' clauses and speakers' names).
+# A stem depends on the word and the tokenizer only: a memo of this ``TOKENIZER_VERSION`` holds
+# for any scope. ``_stemmed``: the words this process stemmed itself (what the next memo saves).
+# Both are bounded (a server answering many scopes): past the bound a word is stemmed again.
+_MEMO_MAX = 1 << 18
+_remembered: dict[str, str] = {}
+_stemmed: dict[str, str] = {}
+
+
+def remember(stems: dict[str, str]) -> None:
+    """Take word -> term pairs a stem memo saved (written by ``known_stems`` under this
+    ``TOKENIZER_VERSION``): those words are not stemmed again by this process."""
+    with _stemmer_lock:
+        if len(_remembered) + len(stems) <= _MEMO_MAX:
+            _remembered.update(stems)
+
+
+def known_stems(keep) -> dict[str, str]:
+    """word -> term of every word this process stemmed or was handed (``remember``) whose term
+    ``keep(term)`` accepts (an index keeps those of its own vocabulary), in word order. The
+    packaged table's words are not among them: every process has those."""
+    with _stemmer_lock:
+        pairs = {**_remembered, **_stemmed}
+    return {word: pairs[word] for word in sorted(pairs) if keep(pairs[word])}
 
 
 @lru_cache(maxsize=1)
@@ -165,10 +199,10 @@ def _packaged_stems() -> dict[str, str]:
     stems.json``, written by ``tools/gen_stems.py``; tests/test_tokenize.py holds every entry to the
     stemmer): the category lexicon stemmed ~140 of them on every process's first question."""
     import json
-    from importlib import resources
+    from ..paths import PACKAGED   # not importlib.resources: ~6-14 ms of a process's start-up
 
     try:
-        text = resources.files("memory").joinpath("packaged", "lexicon", "stems.json").read_text(encoding="utf-8")
+        text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
         table = json.loads(text)
     except (OSError, ValueError):     # not shipped: every word is stemmed, as before
         return {}
