@@ -143,6 +143,25 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 user_option = click.option("--user", "-u", required=True, help="The caller's scope: user:<USER>.")
 
 
+def _store_first(args: list) -> list:
+    """The command line with a ``--store`` given after the command moved before it, where the root
+    group reads it: ``memory query "..." --user u --store ./mystore`` is what a newcomer types,
+    and click refused it ("No such option '--store'"). Only when the line names no store before
+    the command; nothing after ``--`` is read."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):   # the root's own options
+        if args[i] == "--store" or args[i].startswith("--store="):
+            return args
+        i += 1
+    end = args.index("--") if "--" in args else len(args)
+    for j in range(i + 1, end):
+        if args[j] == "--store" and j + 1 < end:
+            return args[j:j + 2] + args[:j] + args[j + 2:]
+        if args[j].startswith("--store="):
+            return [args[j]] + args[:j] + args[j + 1:]
+    return args
+
+
 def _asks_for_json(args) -> bool:
     """Whether a command line asks for --json (before any ``--``), read before click parses it."""
     args = [str(arg) for arg in args or ()]
@@ -188,6 +207,8 @@ class _Cli(click.Group):
 
     def make_context(self, info_name, args, parent=None, **extra):
         as_json = _asks_for_json(args)
+        if parent is None:
+            args = _store_first([str(arg) for arg in args])
         try:
             ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
@@ -205,7 +226,7 @@ class _Cli(click.Group):
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store", type=click.Path(file_okay=False), default=None,
               help="Store folder, or a postgresql:// URL for the PostgreSQL backend "
-                   "(default: $MEMORY_STORE, else ./data).")
+                   "(default: $MEMORY_STORE, else ./data); may also follow the command.")
 @click.version_option(package_name="memory-ledger", prog_name="memory")
 @click.pass_context
 def main(ctx, store):

@@ -155,3 +155,19 @@ def test_missing_conditions_name_each_term_once(store):
     code, out = cli("query", " ".join(["zeppelin"] * 200), "--user", "alice", "--json")
     assert out["knowledge_state"] == "UNKNOWN"
     assert out["missing_conditions"][0].count("zeppelin") == 1
+
+
+def test_store_after_the_command_names_the_store(tmp_path):
+    """A newcomer typed ``memory query "..." --user u --store DIR`` and click refused it ("No such
+    option '--store'"): the store named after the command is the one used, before ``--`` only."""
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    code, _ = cli("--store", str(mine), "init", "--json")
+    assert code == 0
+    code, out = cli("add", "I live in Glasgow.", "--user", "fiona", "--key", "user.home", "--store", str(mine), "--json")
+    assert code == 0, out
+    code, out = cli("query", "Where do I live?", "--user", "fiona", "--json", f"--store={mine}")
+    assert code == 0 and out["knowledge_state"] == "VERIFIED"
+    assert "Glasgow" in out["evidence"][0]["statement"]
+    # a store named before the command wins and the later one is left to click, which refuses it
+    code, out = cli("--store", str(other), "query", "Where do I live?", "--user", "fiona", "--store", str(mine), "--json")
+    assert code == 2 and out["error"]["code"] == "usage_error"
