@@ -205,7 +205,8 @@ def retrieval_policy_schema():
         "own_turns_weight": number, "session_weight": number, "question_form_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
-                    "evidence_ratio": share, "swap_ratio": share})
+                    "evidence_ratio": share, "swap_ratio": share,
+                    "sureness_margin": {"anyOf": [share, {"type": "null"}]}})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
     env_name = {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "maxLength": 128}
     llm = obj({
