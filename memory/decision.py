@@ -57,6 +57,10 @@ class Match:
     # less ``planner.name_terms``; True when it asks about none): what lets a weak support answer
     # (``abstention_score``)
     asked: bool = False
+    # the question asks about a noun (as ``asked`` reads them) its scope never saw: the premise
+    # of a weak answer that holds none of them is not in the scope (``abstention_score``;
+    # ``features.unseen_premise`` off: always True)
+    unseen_asked: bool = False
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
@@ -910,12 +914,13 @@ def abstention_score(eligible: list[Match], confidence: float, min_coverage: flo
       other speaker's turns say ("What Console does Nate own?" has no record to answer with);
     - a question naming one speaker of a conversation (the swap test measured it): the best
       support of the question asked of another speaker minus the best support as asked
-      (``sureness``), but 1 when the best support is at or below ``min_coverage`` and no
-      supporting record holds a noun the question asks about, other than a name
-      (``Match.asked``). "When does Sam's work contract expire?" beside Sam's "My lease expires
-      in June" shares only the verb (and Sam); "What is Caroline's relationship status?" beside
-      her turn about her relationship holds the thing asked about, in a long conversation whose
-      words are seldom the question's;
+      (``sureness``), but 1 when the best support is at or below ``min_coverage``, no supporting
+      record holds a noun the question asks about, other than a name (``Match.asked``), and one
+      of those nouns is one the scope never saw (``Match.unseen_asked``): the premise is not in
+      the scope. "When does Sam's work contract expire?" beside Sam's "My lease expires in June"
+      shares only the verb (and Sam), and no record ever said "contract"; "What is Caroline's
+      relationship status?" beside her turn about her relationship holds the thing asked about,
+      in a long conversation whose words are seldom the question's;
     - any other question (a personal store's facts): ``min_coverage`` decides as before — 1 when
       the confidence is at or below it, minus the confidence otherwise."""
     matching = [m for m in eligible if m.coverage > 0]
@@ -924,7 +929,8 @@ def abstention_score(eligible: list[Match], confidence: float, min_coverage: flo
     if not swapped:
         return 1.0 if confidence <= min_coverage else -confidence
     best = max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0)
-    if best <= 0 or (best <= min_coverage and not any(m.asked for m in evidence)):
+    if best <= 0 or (best <= min_coverage and not any(m.asked for m in evidence)
+                     and any(m.unseen_asked for m in evidence)):
         return 1.0
     return max(swapped) - best
 

@@ -209,6 +209,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         # speaker holds their name
         asked_things = (things | frozenset(t for key in planner.key_terms(request.text, request.user)
                                            for t in tokenize(key))) - frozenset(planner.name_terms(request.text))
+        # ``features.unseen_premise``: off, every weak answer holding no asked noun abstains
+        unseen_asked = any(not space.index.df(t) for t in asked_things) \
+            if retrieval.feature("unseen_premise") else True
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = [planner.support(space, text, settings, retrieval.feature, request.user)
@@ -246,7 +249,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)),
-                asked=not asked_things or not asked_things.isdisjoint(space.term_set(candidate.record_id)))
+                asked=not asked_things or not asked_things.isdisjoint(space.term_set(candidate.record_id)),
+                unseen_asked=unseen_asked)
             if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
                                                  asked=asked_terms, held=space.term_set(candidate.record_id),
                                                  dated=retrieval.feature("dated_records")):
