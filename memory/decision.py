@@ -826,7 +826,10 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     # a record that fails the subject test (support 0) is about someone else: it may contest an
     # answer (``_uncontested``) but is never listed as evidence for it
     evidence = [m for m in answering if m.support != 0]
-    if sureness_margin is None:
+    # ``sureness_margin``: a question naming one speaker (the swap test measured it) is decided by
+    # its ``abstention_score``; any other question as before (the score is then min_coverage's)
+    graded = sureness_margin is not None and any(m.swapped is not None for m in eligible if m.coverage > 0)
+    if not graded:
         supported = any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
             and not swapped_better(answering, swap_ratio)
     else:
@@ -839,7 +842,7 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
                                                         support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
-        if not answers and sureness_margin is not None:   # below min_coverage: what holds the thing asked
+        if not answers and graded:   # below min_coverage: what holds the thing asked
             answers = [m for m in evidence if m.asked] or evidence
         if evidence_ratio > 0:
             best = max(_strength(m)[0] for m in evidence)
