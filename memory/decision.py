@@ -53,6 +53,14 @@ class Match:
     swapped: float | None = None
     # about the slot the question asks, whatever its words (``planner.subject_slot``)
     slot: bool = False
+    # holds a noun the question asks about, not a name (``planner.key_terms`` and ``thing_terms``
+    # less ``planner.name_terms``; True when it asks about none): what lets a weak support answer
+    # (``abstention_score``)
+    asked: bool = False
+    # the question asks about a noun (as ``asked`` reads them) its scope never saw: the premise
+    # of a weak answer that holds none of them is not in the scope (``abstention_score``;
+    # ``features.unseen_premise`` off: always True)
+    unseen_asked: bool = False
 
     def sufficient(self, min_coverage: float) -> bool:
         """Enough, alone, to answer (``planner.support``: about the question's subject, stated):
@@ -857,7 +865,8 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
            outweigh: bool = False, dispute_governs: bool = False, stated_negatives: bool = False,
            historical_negatives: bool = False, replaced_historical: bool = False,
            question: str | None = None, caller: str = "",
-           covered: Callable[[str], bool] | None = None) -> Decision:
+           covered: Callable[[str], bool] | None = None,
+           sureness_margin: float | None = None) -> Decision:
     """Answer when an eligible match is sufficient: its support (``Match.sufficient``) reaches
     ``min_coverage``; then every eligible match above ``support_coverage`` is listed as
     evidence, best first. With ``support_ratio``, the best support must also reach that share of
@@ -868,6 +877,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     licence expires in 2029" answers "when does my driving licence expire?", and "The oat milk
     expires on Friday", which shares only the verb, is not cited. With ``swap_ratio``, it does not
     answer when the question asked of another speaker is supported far better (``swapped_better``).
+    With ``sureness_margin`` (``decision.sureness_margin``), whether the support suffices is
+    decided by the ``abstention_score`` instead: it answers when the score is below the margin,
+    from the records that reach ``min_coverage`` or, failing them, from those that support it.
     With ``dispute_governs``, conversation turns do not answer around a dispute between stated
     facts about the question (``_disputed_slot``): the dispute gives the reason.
     ``stated_negatives``, ``historical_negatives`` and ``replaced_historical``: how the state reads
@@ -892,13 +904,24 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     # a record that fails the subject test (support 0) is about someone else: it may contest an
     # answer (``_uncontested``) but is never listed as evidence for it
     evidence = [m for m in answering if m.support != 0]
-    if any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
-            and not swapped_better(answering, swap_ratio) \
+    # ``sureness_margin``: a question naming one speaker (the swap test measured it) is decided by
+    # its ``abstention_score``; any other question as before (the score is then min_coverage's)
+    graded = sureness_margin is not None and any(m.swapped is not None for m in eligible if m.coverage > 0)
+    if not graded:
+        supported = any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
+            and not swapped_better(answering, swap_ratio)
+    else:
+        sure = abstention_score(eligible, confidence(eligible, support_ratio, swap_ratio, blocked, outweigh),
+                                min_coverage)
+        supported = bool(evidence) and sure < sureness_margin
+    if supported \
             and not (outweigh and _outweighed(evidence, blocked, support_ratio)) \
             and not (dispute_governs and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
                                                         support_ratio)):
         evidence = [m for m in evidence if m.coverage >= support_coverage]
         answers = [m for m in evidence if m.sufficient(min_coverage)]
+        if not answers and graded:   # below min_coverage: what holds the thing asked
+            answers = [m for m in evidence if m.asked] or evidence
         if evidence_ratio > 0:
             best = max(_strength(m)[0] for m in evidence)
             evidence = [m for m in evidence if m.anchored or _strength(m)[0] >= evidence_ratio * best]
@@ -968,6 +991,37 @@ def sureness(eligible: list[Match], confidence: float) -> float:
     if not swapped:
         return 1.0 if confidence <= 0 else -confidence
     best = max(((m.coverage if m.support is None else m.support) for m in matching if m.support != 0), default=0.0)
+    return max(swapped) - best
+
+
+def abstention_score(eligible: list[Match], confidence: float, min_coverage: float) -> float:
+    """``decision.sureness_margin``: the shipped decision's abstention score — the query abstains
+    when it is at or above the margin, so the benchmarks' curve over it is the decision's own
+    (chosen on LoCoMo's dev half, ``datasets.operating_point``). ``sureness`` where a record can
+    answer, with what a record can answer from:
+
+    - nothing supports the question (no eligible record of support above 0): 1, whatever the
+      other speaker's turns say ("What Console does Nate own?" has no record to answer with);
+    - a question naming one speaker of a conversation (the swap test measured it): the best
+      support of the question asked of another speaker minus the best support as asked
+      (``sureness``), but 1 when the best support is at or below ``min_coverage``, no supporting
+      record holds a noun the question asks about, other than a name (``Match.asked``), and one
+      of those nouns is one the scope never saw (``Match.unseen_asked``): the premise is not in
+      the scope. "When does Sam's work contract expire?" beside Sam's "My lease expires in June"
+      shares only the verb (and Sam), and no record ever said "contract"; "What is Caroline's
+      relationship status?" beside her turn about her relationship holds the thing asked about,
+      in a long conversation whose words are seldom the question's;
+    - any other question (a personal store's facts): ``min_coverage`` decides as before — 1 when
+      the confidence is at or below it, minus the confidence otherwise."""
+    matching = [m for m in eligible if m.coverage > 0]
+    evidence = [m for m in matching if m.support != 0]
+    swapped = [m.swapped for m in matching if m.swapped is not None]
+    if not swapped:
+        return 1.0 if confidence <= min_coverage else -confidence
+    best = max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0)
+    if best <= 0 or (best <= min_coverage and not any(m.asked for m in evidence)
+                     and any(m.unseen_asked for m in evidence)):
+        return 1.0
     return max(swapped) - best
 
 

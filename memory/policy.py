@@ -74,6 +74,8 @@ ADDED_KEYS = {
         ("planner", "question_form_weight"): 1,     # "many" of "how many" a term an answer must hold
         ("features", "reply_answers"): False,        # a reply held only its own words
         ("features", "abstention_sureness"): False,  # an answer carried no sureness (no sureness curve)
+        ("decision", "sureness_margin"): None,       # every question decided by min_coverage, contest, swap
+        ("features", "unseen_premise"): False,       # a weak answer holding no asked noun abstained, seen or not
         ("features", "place_answers"): False,        # "where" answered by a record stating no place
         ("features", "question_idioms"): False,      # "for a living" read as "live"
         ("features", "dispute_governs"): False,      # a turn answered around a dispute about the question

@@ -206,6 +206,14 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
                   if retrieval.feature("stated_contest") else None)
         things = planner.thing_terms(request.text, request.user)
+        # what a weak support must hold to answer (``decision.sureness_margin``): a noun the question
+        # asks about (``planner.key_terms``, ``thing_terms``), not a name — every turn of the named
+        # speaker holds their name
+        asked_things = (things | frozenset(t for key in planner.key_terms(request.text, request.user)
+                                           for t in tokenize(key))) - frozenset(planner.name_terms(request.text))
+        # ``features.unseen_premise``: off, every weak answer holding no asked noun abstains
+        unseen_asked = any(not space.index.df(t) for t in asked_things) \
+            if retrieval.feature("unseen_premise") else True
         slot = planner.subject_slot(space, request.text, retrieval.feature, request.user) \
             if retrieval.feature("dispute_governs") and retrieval.feature("dispute_about_subject") else None
         swaps = _swapped_supports(space, planner.swapped_questions(space, request.text, request.user),
@@ -250,7 +258,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 record, candidate.score, candidate.fused, coverage, view.created[candidate.record_id],
                 slot=slot is not None and view.records[candidate.record_id]["status"] == "disputed"
                 and slot(candidate.record_id),
-                anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)))
+                anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)),
+                asked=not asked_things or not asked_things.isdisjoint(space.term_set(candidate.record_id)),
+                unseen_asked=unseen_asked)
             # measured when read (``Match.defer``): the decision reads no support of a match holding
             # none of the question (coverage 0), and a stated or swapped support only when the best
             # support is too weak to rule them out
@@ -297,7 +307,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 replaced_historical=retrieval.feature("replaced_historical"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
                                 question=request.text, caller=request.user,
-                                covered=_held_in(read, as_of, now, store.policies.forgetting))
+                                covered=_held_in(read, as_of, now, store.policies.forgetting),
+                                sureness_margin=retrieval.decision.get("sureness_margin"))
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"),
@@ -619,7 +630,10 @@ def retrieve(store: Store, request: QueryRequest) -> tuple[list[dict], dict, flo
     confidence = decide_mod.confidence(verdict.eligible, ratio, decision.get("swap_ratio", 0.0), verdict.blocked,
                                        outweigh=store.policies.retrieval.feature("blocked_outweighs"))
     answer = {"knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code}
-    if store.policies.retrieval.feature("abstention_sureness"):
+    margin = decision.get("sureness_margin")
+    if margin is not None:   # the shipped decision's own score: its curve is the decision's
+        answer["sureness"] = decide_mod.abstention_score(verdict.eligible, confidence, decision["min_coverage"])
+    elif store.policies.retrieval.feature("abstention_sureness"):
         answer["sureness"] = decide_mod.sureness(verdict.eligible, confidence)
     return _with_context(store, evaluation, verdict.eligible[:request.limit]), answer, confidence
 

@@ -191,10 +191,10 @@ def test_leaving_out_any_key_the_code_reads_is_policy_invalid(config, name):
             node = node[part]
         del node[path[-1]]
         (config / POLICY_FILES[name]).write_text(json.dumps(data))
-        older = policy.ADDED_KEYS.get(name, {}).get(tuple(path))
-        if older is not None:   # a file written before the key existed: read as it was meant then
+        added = policy.ADDED_KEYS.get(name, {})
+        if tuple(path) in added:   # a file written before the key existed: read as it was meant then
             loaded = getattr(load_policies(), name).data
-            assert loaded[path[0]][path[1]] == older, dotted
+            assert loaded[path[0]][path[1]] == added[tuple(path)], dotted
             continue
         with pytest.raises(PolicyError) as caught:
             load_policies()

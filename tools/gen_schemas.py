@@ -36,7 +36,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "answer_types", "relation_synonyms",
                       "negated_openings", "owner_attributes", "subject_only_abstains", "blocked_outweighs",
                       "predicate_required", "owned_subjects", "relation_name_answers",
-                      "reply_answers", "abstention_sureness",
+                      "reply_answers", "abstention_sureness", "unseen_premise",
                       "place_answers", "question_idioms", "dispute_governs",
                       "question_periods",
                       "turn_supersession", "class_words",
@@ -208,7 +208,8 @@ def retrieval_policy_schema():
         "own_turns_weight": number, "session_weight": number, "question_form_weight": number,
     })
     decision = obj({"min_coverage": share, "support_coverage": share, "support_ratio": share,
-                    "evidence_ratio": share, "swap_ratio": share})
+                    "evidence_ratio": share, "swap_ratio": share,
+                    "sureness_margin": {"anyOf": [share, {"type": "null"}]}})
     features = obj({name: {"type": "boolean"} for name in RETRIEVAL_FEATURES})
     env_name = {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "maxLength": 128}
     llm = obj({

@@ -84,14 +84,18 @@ def run(store: Store, questions: list[tuple]) -> list[dict]:
                                      outweigh=store.policies.retrieval.feature("blocked_outweighs"))
         matching = [m for m in verdict.eligible if m.coverage > 0]
         evidence = [m for m in matching if m.support != 0]
-        sure = decide_mod.sureness(verdict.eligible, conf) \
-            if store.policies.retrieval.feature("abstention_sureness") else None
+        if decision.get("sureness_margin") is not None:   # the shipped decision's own score
+            sure = decide_mod.abstention_score(verdict.eligible, conf, decision["min_coverage"])
+        else:
+            sure = decide_mod.sureness(verdict.eligible, conf) \
+                if store.policies.retrieval.feature("abstention_sureness") else None
         rows.append({"should_abstain": should, "abstained": verdict.knowledge_state == "UNKNOWN",
                      "confidence": conf, "sureness": sure, "question": question, "scope": scope, **label,
                      "best": max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0),
                      "swapped": max((m.swapped for m in matching if m.swapped is not None), default=None),
                      "supports": sorted(((m.coverage if m.support is None else m.support) for m in evidence),
                                         reverse=True)[:10],
+                     "anchored": any(m.anchored for m in evidence), "asked": any(m.asked for m in evidence),
                      "stated": max(((m.coverage if m.stated is None else m.stated) for m in matching), default=0.0)})
     return rows
 

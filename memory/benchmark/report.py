@@ -228,12 +228,17 @@ def _html_abstention_curve(report: dict) -> str:
                              "If the answer abstained whenever its confidence (the best support among eligible "
                              "records) were at or below the threshold (the decision answers only above it).",
                              "confidence")
+    margin = report.get("abstention_shipped_margin")
+    shipped = ("" if margin is None else
+               f" This is the shipped decision's own curve (decision.sureness_margin {margin}: it abstains when "
+               "its abstention score is at or above the margin, decision.abstention_score); the abstention "
+               "figures above are its point at the margin.")
     sureness = _html_curve(report, "abstention_sureness_curve", "abstention_sureness_operating_point",
                            "Abstention over its sureness",
                            "If the answer abstained whenever its sureness (for a question naming a speaker: by "
                            "how much the question asked of another speaker is better supported than as asked; "
-                           "otherwise whether the support test abstains) were at or above the threshold.",
-                           "sureness")
+                           "otherwise whether the support test abstains) were at or above the threshold."
+                           + shipped, "sureness")
     return "\n".join(part for part in (confidence, sureness) if part)
 
 

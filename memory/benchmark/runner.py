@@ -77,6 +77,9 @@ def run_dataset(kind: str, path: Path, *, limit: int | None = None, store_dir: P
         imported = import_items(store, imported_items, progress=import_progress)
         evaluate = evaluate_locomo if kind == "locomo" else evaluate_longmemeval
         report = evaluate(items, engine_search(store, limit), limit=limit, progress=query_progress, half=half)
+        # ``decision.sureness_margin``: the decision abstains at this point of the sureness curve
+        # (its own score); None: the sureness only ranks abstentions
+        report["abstention_shipped_margin"] = store.policies.retrieval.decision.get("sureness_margin")
     report["import"] = imported
     report["dataset_file"] = Path(path).name
     return report
