@@ -1902,7 +1902,10 @@ _OLD_TERMS = frozenset(("old",))
 _ASKS_AGE_OF = _Lazy(r"(?i)^\W*(?:how\s+old\s+(?:is|are|was|were|will\s+be)\s+(?P<old>.+?)|what\s+age\s+(?:is|are|was|"
                      r"were)\s+(?P<age>.+?)|what(?:'s|\s+is|\s+was)\s+(?P<of>.+?)(?:'s|s')\s+age)(?:\s+(?:now|today|"
                      r"these\s+days|this\s+year))?\s*[?.!]*\s*$")
-_ASKS_OWN_AGE = _Lazy(r"(?i)^\W*(?:how\s+old\s+am\s+i|what\s+age\s+am\s+i|what(?:'s|\s+is)\s+my\s+age)\b")
+_ASKS_OWN_AGE = _Lazy(r"(?i)^\W*(?:how\s+old\s+(?:am|was)\s+i|how\s+old\s+(?:will|would)\s+i\s+be|what\s+age\s+(?:am|was|will\s+be)\s+i"
+                     r"|what(?:'s|\s+is|\s+was)\s+my\s+age)\b")
+# where the subject of an age question ends: "How old was my dog in 2020?" asks the dog's age then
+_AGE_SUBJECT_END = _Lazy(r"(?i)\s+(?:in|on|at|during|before|after|when|by|last|this|next|back)\b")
 _AGE_CLAIM = _Lazy(r"(?i)\b([^\W\d_][\w-]*)(?:\s+(?:who|which|that))?(?:\s+(?:is|am|are|was|were|turned|turns|"
                    r"turning|will\s+be)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
                    + _AGE_NUMBER + r"\b(?!\s*(?:%|percent|km|kms|miles?|minutes?|mins?|hours?|euros?|pounds?|dollars?|kg|"
@@ -1919,7 +1922,7 @@ def asked_age_subject(question: str, caller: str = "") -> frozenset[str] | None:
     found = _ASKS_AGE_OF.match(text)
     if not found:
         return None
-    subject = found.group("old") or found.group("age") or found.group("of")
+    subject = _AGE_SUBJECT_END.split(found.group("old") or found.group("age") or found.group("of"), 1)[0]
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     terms = frozenset(tokenize(subject)) - own
     return terms if terms else frozenset()

@@ -92,6 +92,18 @@ def test_the_callers_age_is_not_the_pets(tmp_path):
     assert support(space, "How old is my hamster?", off="age_subjects")["user"] > 0.0
 
 
+def test_the_callers_own_age_asked_in_another_tense_or_at_a_time_is_theirs(tmp_path):
+    """"How old was I in the spring?" read "I in the spring" as the subject (its term: spring), so
+    the caller's own "I am 57" stopped answering (a held-out store showed it); the subject of an age
+    question ends where its time begins, and "was I" / "will I be" ask the caller's own age."""
+    space = space_of([fact("age", "I am 57 years old."), fact("dog", "My dog Bran is a border collie.")], tmp_path)
+    for question in ("How old was I in the spring?", "How old will I be next year?", "What age was I in 2020?"):
+        assert planner.asked_age_subject(question, "fiona") == frozenset(), question
+        assert support(space, question)["age"] > 0.2, question
+    assert planner.asked_age_subject("How old was my dog in 2020?", "fiona") == frozenset({"dog"})
+    assert support(space, "How old was Bran in 2020?")["age"] == 0.0   # twin: still not the dog's age
+
+
 def test_a_speakers_first_person_age_is_theirs(tmp_path):
     space = space_of([turn("t", "Marek", "I'm 34 now and still can't cook."), turn("u", "Zofia", "Ha, same.")],
                      tmp_path)
