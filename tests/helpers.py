@@ -177,3 +177,15 @@ def write_locomo(path: Path, sessions: dict, questions: list, sample_id: str) ->
           for q, evidence, category in questions]
     path.write_text(json.dumps([{"sample_id": sample_id, "conversation": conversation, "qa": qa}]))
     return path
+
+
+def gold_case_with(case: dict, off: str = ""):
+    """The gold outcome of ``case`` on a store whose shipped policy has the comma-separated
+    ``features`` in ``off`` switched off (the trust tests' "fails without the fix")."""
+    from memory.benchmark import gold
+    from memory.policy import load_policies
+    policies = load_policies()
+    for key in filter(None, off.split(",")):
+        policies.retrieval.data["features"][key] = False
+    return gold.run_case(case, query_fn=gold._default_query_fn(),
+                         store_factory=lambda root, clock: Store.create(root, clock=clock, policies=policies))

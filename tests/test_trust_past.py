@@ -16,18 +16,14 @@ import pytest
 from memory.benchmark import gold
 from memory.policy import load_policies
 from memory.store import Store
+from helpers import gold_case_with
 
 CASES = {c["case_id"]: c for c in map(json.loads, (Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
                                                    / "trust-dev11.jsonl").read_text(encoding="utf-8").splitlines())}
 
 
 def run(case_id: str, off: str = "") -> gold.Outcome:
-    policies = load_policies()
-    for key in filter(None, off.split(",")):
-        policies.retrieval.data["features"][key] = False
-    outcome = gold.run_case(CASES[case_id], query_fn=gold._default_query_fn(),
-                            store_factory=lambda root, clock: Store.create(root, clock=clock, policies=policies))
-    return outcome
+    return gold_case_with(CASES[case_id], off)
 
 
 def passes(case_id: str, off: str = "") -> bool:

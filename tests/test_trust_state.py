@@ -20,6 +20,7 @@ from memory.benchmark import gold
 from memory.policy import load_policies
 from memory.retrieval.tokenize import tokenize
 from memory.store import Store
+from helpers import gold_case_with
 
 GOLD = Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
 CASES = {c["case_id"]: c for name in ("trust-dev17.jsonl", "trust-dev14.jsonl")
@@ -27,11 +28,7 @@ CASES = {c["case_id"]: c for name in ("trust-dev17.jsonl", "trust-dev14.jsonl")
 
 
 def run(case_id: str, off: str = "") -> gold.Outcome:
-    policies = load_policies()
-    for key in filter(None, off.split(",")):
-        policies.retrieval.data["features"][key] = False
-    return gold.run_case(CASES[case_id], query_fn=gold._default_query_fn(),
-                         store_factory=lambda root, clock: Store.create(root, clock=clock, policies=policies))
+    return gold_case_with(CASES[case_id], off)
 
 
 def passes(case_id: str, off: str = "") -> bool:

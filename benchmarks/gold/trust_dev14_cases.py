@@ -267,9 +267,10 @@ STORES = [
 ]
 
 
-def cases():
-    n = 1401
-    for user, setup, qs in STORES:
+def cases(stores=None, first=1401):
+    """The cases of ``stores`` (default: this file's), numbered from ``first`` (trust_dev17_cases too)."""
+    n = first
+    for user, setup, qs in STORES if stores is None else stores:
         for q, state, reason, exp, forb, hard, as_of, at, desc in qs:
             yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,
                    "setup": sorted(setup, key=lambda step: step["at"]),

@@ -33,7 +33,11 @@ V, U = "VERIFIED", "UNKNOWN"
 def turn(tx, user, session, speaker, text, day, minute):
     """A conversation turn as ``memory add --speaker --session`` keeps it, said on 2024-06-0<day>
     at 18:<minute> (turns of a session in the order said)."""
-    at = "2024-06-0%dT18:%02d:00Z" % (day, minute)
+    return said(tx, user, session, speaker, text, "2024-06-0%dT18:%02d:00Z" % (day, minute))
+
+
+def said(tx, user, session, speaker, text, at):
+    """The step adding a conversation turn said at ``at`` (trust_dev18_cases too)."""
     return {"at": at, "envelope": {
         "schema_version": "memory.envelope.v1", "transaction_id": tx, "operation": "add",
         "actor": {"type": "agent", "id": "chat"},

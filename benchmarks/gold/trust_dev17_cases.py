@@ -34,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trust_dev7_cases import fact, turn, update  # noqa: E402
 from trust_dev11_cases import late  # noqa: E402
+from trust_dev14_cases import cases as dev14_cases  # noqa: E402
 
 V, H, U = "VERIFIED", "VERIFIED_HISTORICAL", "UNKNOWN"
 IE = "insufficient_evidence"
@@ -192,16 +193,7 @@ STORES = [
 
 
 def cases():
-    n = 1701
-    for user, setup, qs in STORES:
-        for q, state, reason, exp, forb, hard, as_of, at, desc in qs:
-            yield {"case_id": "gold_trust_%d" % n, "category": "trust", "description": desc,
-                   "setup": sorted(setup, key=lambda step: step["at"]),
-                   "query": {"text": q, "user": user, "as_of": as_of, "recorded_as_of": None,
-                             "include_inactive": False, "at": at},
-                   "expect": {"knowledge_state": state, "reason_code": reason, "expected": exp, "forbidden": forb,
-                              "hard_negatives": hard, "stale_or_retired_trap": False}}
-            n += 1
+    return dev14_cases(STORES, 1701)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trust_dev8_cases import cases as dev8_cases, fact  # noqa: E402
+from trust_dev15_cases import said  # noqa: E402
 
 V, U = "VERIFIED", "UNKNOWN"
 
@@ -37,17 +38,7 @@ V, U = "VERIFIED", "UNKNOWN"
 def turn(tx, user, session, speaker, text, date, minute=0):
     """A conversation turn as ``memory add --speaker --session`` keeps it, said on ``date`` (YYYY-MM-DD)
     at 19:<minute>."""
-    at = "%sT19:%02d:00Z" % (date, minute)
-    return {"at": at, "envelope": {
-        "schema_version": "memory.envelope.v1", "transaction_id": tx, "operation": "add",
-        "actor": {"type": "agent", "id": "chat"},
-        "source": {"type": "conversation", "ref": session + ":" + tx, "observed_at": at, "evidence_hash": None,
-                   "session": session, "speaker": speaker},
-        "target": {"record_id": None, "memory_key": None, "scope": {"type": "user", "key": user}},
-        "payload": {"kind": "episode", "statement": text, "confidence": "high", "importance": "medium",
-                    "aliases": [], "tags": [], "negative_triggers": []},
-        "valid_time": {"from": at, "to": None}, "sensitivity": {"classification": "private"},
-        "reason": "conversation turn kept verbatim"}}
+    return said(tx, user, session, speaker, text, "%sT19:%02d:00Z" % (date, minute))
 
 
 def chat(user, session, date, rows):
