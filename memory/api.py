@@ -105,6 +105,7 @@ class Evidence:
     source: dict
     context: list = field(default_factory=list)
     blocked_by: str | None = None    # only on audit_only items: why it cannot answer
+    answers: bool | None = None      # only on evidence items: the state was read from it (else related)
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -113,9 +114,10 @@ class Evidence:
         return cls(**known, extra=extra)
 
     def to_json(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("extra", "blocked_by")}
-        if self.blocked_by is not None:
-            out["blocked_by"] = self.blocked_by
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("extra", "blocked_by", "answers")}
+        for name in ("blocked_by", "answers"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return {**out, **self.extra}
 
 

@@ -306,7 +306,8 @@ def query(ctx, text, user, as_of, recorded_as_of, kinds, include_inactive, limit
     Example:
       memory query "where does the user live?" --user demo
       memory query "where did the user live?" --user demo --as-of 2023-06-01 --json
-    Exit 0 for any answer, UNKNOWN included.
+    Exit 0 for any answer, UNKNOWN included. A "*" marks the records the
+    answer rests on when others are listed as related ("answers" in --json).
     """
     result = api.query(_open_store(ctx), text, user, as_of=as_of, recorded_as_of=recorded_as_of, kinds=kinds,
                        include_inactive=include_inactive, limit=limit, planner=planner, trace=trace)
@@ -316,12 +317,16 @@ def query(ctx, text, user, as_of, recorded_as_of, kinds, include_inactive, limit
 def _answer_text(result: dict) -> str:
     lines = [result["knowledge_state"] + (f" ({result['reason_code']})" if result["reason_code"] else "")]
     lines += [f"  missing: {m}" for m in result["missing_conditions"]]
+    resting = [rank for rank, item in enumerate(result["evidence"], 1) if item.get("answers")]
+    if resting and len(resting) < len(result["evidence"]):
+        lines.append(f"  * the answer rests on {_ranks(resting)}; the other records are related, not what it was read from")
     for rank, item in enumerate(result["evidence"], 1):
         valid = item["valid_time"]
         source = item["source"]
         origin = source["type"] + (f" {source['ref']}" if source.get("ref") else "")
-        lines.append(f"{rank:>2}. {_printable(item['statement'])}")
-        lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.2f}; "
+        mark = ("* " if item.get("answers") else "  ") if resting and len(resting) < len(result["evidence"]) else ""
+        lines.append(f"{mark}{rank:>2}. {_printable(item['statement'])}")
+        lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.4f}; "
                      f"valid {valid['from'][:10]}..{(valid['to'] or 'now')[:10]}; {origin}")
         for turn in item["context"]:
             lines.append(f"      ~ {turn['source']['ref']}: {_printable(turn['statement'])}")
@@ -331,6 +336,13 @@ def _answer_text(result: dict) -> str:
     for step in result["planner"]["steps"]:
         lines.append(f"  step: {step}")
     return "\n".join(lines)
+
+
+def _ranks(ranks: list[int]) -> str:
+    """[1] -> "record 1", [1, 3] -> "records 1 and 3"."""
+    if len(ranks) == 1:
+        return f"record {ranks[0]}"
+    return "records " + ", ".join(map(str, ranks[:-1])) + f" and {ranks[-1]}"
 
 
 def _add_the_other_commands() -> None:

@@ -857,6 +857,9 @@ class Decision:
     # every match that may be shown (not blocked), sufficient or not, about the subject or not, in
     # rank order: what a retrieval caller gets (``query.search_eligible``)
     eligible: list[Match] = field(default_factory=list)
+    # the evidence the answered state rests on (each sufficient alone); the rest of ``evidence`` is
+    # related: cited, not what the state was read from. Empty for an UNKNOWN
+    answers: list[Match] = field(default_factory=list)
 
 
 def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPolicy, min_coverage: float,
@@ -929,7 +932,7 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
             # asked about (anchored), far below the best, does not make a past answer current
             answers = [m for m in answers if _strength(m)[0] >= evidence_ratio * best] or answers
         return Decision(_answered_state(answers, now, stated_negatives, historical_negatives, replaced_historical),
-                        None, [], evidence, blocked, eligible)
+                        None, [], evidence, blocked, eligible, answers)
     if dispute_governs and slot_disputes and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
                                                             support_ratio):
         blocked = blocked + [pair for pair in slot_disputes if pair not in blocked]

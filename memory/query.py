@@ -586,11 +586,15 @@ def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dic
     evaluation = _evaluated(store, request, llm_transport)
     verdict = evaluation.verdict
     audit = [dict(_evidence_item(m), blocked_by=why) for m, why in verdict.blocked] if request.include_inactive else []
+    shown = verdict.evidence[:request.limit]
+    # ``answers``: whether the state was read from this record (``Decision.answers``) or it is cited as related
+    resting = {id(m) for m in verdict.answers}
+    evidence = [dict(item, answers=id(m) in resting) for item, m in zip(_with_context(store, evaluation, shown), shown)]
     return {
         "knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code,
         "missing_conditions": verdict.missing_conditions, "query": request.text, "scope": evaluation.scopes,
         "as_of": {"valid_time": evaluation.as_of, "recorded_time": evaluation.recorded_as_of},
-        "evidence": _with_context(store, evaluation, verdict.evidence[:request.limit]),
+        "evidence": evidence,
         "audit_only": audit[:request.limit],
         "planner": {"name": request.planner, "steps": evaluation.steps if request.trace else []},
     }

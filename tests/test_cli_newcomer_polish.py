@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -171,3 +172,30 @@ def test_store_after_the_command_names_the_store(tmp_path):
     # a store named before the command wins and the later one is left to click, which refuses it
     code, out = cli("--store", str(other), "query", "Where do I live?", "--user", "fiona", "--store", str(mine), "--json")
     assert code == 2 and out["error"]["code"] == "usage_error"
+
+
+def test_the_plain_answer_marks_the_record_it_rests_on(tmp_path):
+    """A newcomer read three evidence lines with the same score (0.10) and could not tell which one
+    the VERIFIED came from: each evidence item says whether the state was read from it
+    (``answers``, ``Decision.answers``), and the plain output marks those with ``*`` when others
+    are only related."""
+    from memory import api
+    path = tmp_path / "s"
+    api.init(path)
+    store = api.open_store(path)
+    for speaker, text in [("Mel", "Yeah, I painted that lake sunrise last year, it is my favourite"),
+                          ("Caro", "Wow, it really conveys calm, the colours are lovely"),
+                          ("Mel", "We love painting together late at night with the kids"),
+                          ("Mel", "Painting is how I unwind after work")]:
+        api.add(store, "u", text, kind="episode", speaker=speaker, session="s1")
+    code, out = cli("--store", str(path), "query", "When did Mel paint a sunrise?", "--user", "u", "--json")
+    assert code == 0 and out["knowledge_state"] == "VERIFIED"
+    flags = {item["statement"][:20]: item["answers"] for item in out["evidence"]}
+    assert flags["Yeah, I painted that"] is True
+    assert flags["Painting is how I un"] is False and len(flags) > 1
+    result = CliRunner().invoke(main, ["--store", str(path), "query", "When did Mel paint a sunrise?", "--user", "u"])
+    lines = result.stdout.splitlines()
+    assert "rests on record 1;" in lines[1]
+    marked = [line for line in lines if line.startswith("* ")]
+    assert marked == ["*  1. Yeah, I painted that lake sunrise last year, it is my favourite"]
+    assert re.search(r" score \d\.\d{4};", lines[3])   # four decimals: ties at two were the confusion
