@@ -27,7 +27,7 @@ import os
 import re
 import unicodedata
 import uuid
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from . import envelope_builder
@@ -105,7 +105,9 @@ class Evidence:
     source: dict
     context: list = field(default_factory=list)
     blocked_by: str | None = None    # only on audit_only items: why it cannot answer
-    answers: bool | None = None      # only on evidence items: the state was read from it (else related)
+    # on ``query``'s evidence items: the state was read from it (else it is cited as related);
+    # not in the JSON (DESIGN §6's shape): the plain output marks it
+    answers: bool | None = None
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -115,9 +117,8 @@ class Evidence:
 
     def to_json(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("extra", "blocked_by", "answers")}
-        for name in ("blocked_by", "answers"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
+        if self.blocked_by is not None:
+            out["blocked_by"] = self.blocked_by
         return {**out, **self.extra}
 
 
@@ -471,14 +472,16 @@ def query(store: Store, text: str, user: str, **options) -> QueryResult:
     Options (as the CLI's): ``as_of``, ``recorded_as_of``, ``kinds``,
     ``include_inactive``, ``limit``, ``planner``, ``trace``.
     """
-    from .query import QueryRequest, run_query  # here: a write never loads the read path
+    from .query import QueryRequest, answer_query  # here: a write never loads the read path
     allowed = {f.name for f in fields(QueryRequest)} - {"text", "user"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise UsageError("unknown query option(s): " + ", ".join(unknown), code="usage_error")
     if "kinds" in options:
         options["kinds"] = tuple(options["kinds"] or ())
-    return QueryResult.from_json(run_query(store, QueryRequest(text=text, user=_caller(user), **options)))
+    data, answers = answer_query(store, QueryRequest(text=text, user=_caller(user), **options))
+    result = QueryResult.from_json(data)
+    return replace(result, evidence=[replace(item, answers=flag) for item, flag in zip(result.evidence, answers)])
 
 
 # -- the leaderboard's add: a conversation's messages as episodes ------------------------

@@ -307,24 +307,25 @@ def query(ctx, text, user, as_of, recorded_as_of, kinds, include_inactive, limit
       memory query "where does the user live?" --user demo
       memory query "where did the user live?" --user demo --as-of 2023-06-01 --json
     Exit 0 for any answer, UNKNOWN included. A "*" marks the records the
-    answer rests on when others are listed as related ("answers" in --json).
+    answer rests on when others are listed as related.
     """
     result = api.query(_open_store(ctx), text, user, as_of=as_of, recorded_as_of=recorded_as_of, kinds=kinds,
                        include_inactive=include_inactive, limit=limit, planner=planner, trace=trace)
-    _emit(result.to_json(), as_json, _answer_text)
+    _emit(result.to_json(), as_json, lambda data: _answer_text(data, [item.answers for item in result.evidence]))
 
 
-def _answer_text(result: dict) -> str:
+def _answer_text(result: dict, answers: list = ()) -> str:
+    """The plain answer; ``answers``: per evidence item, whether the state was read from it."""
     lines = [result["knowledge_state"] + (f" ({result['reason_code']})" if result["reason_code"] else "")]
     lines += [f"  missing: {m}" for m in result["missing_conditions"]]
-    resting = [rank for rank, item in enumerate(result["evidence"], 1) if item.get("answers")]
+    resting = [rank for rank, flag in enumerate(answers, 1) if flag]
     if resting and len(resting) < len(result["evidence"]):
         lines.append(f"  * the answer rests on {_ranks(resting)}; the other records are related, not what it was read from")
     for rank, item in enumerate(result["evidence"], 1):
         valid = item["valid_time"]
         source = item["source"]
         origin = source["type"] + (f" {source['ref']}" if source.get("ref") else "")
-        mark = ("* " if item.get("answers") else "  ") if resting and len(resting) < len(result["evidence"]) else ""
+        mark = ("* " if rank in resting else "  ") if resting and len(resting) < len(result["evidence"]) else ""
         lines.append(f"{mark}{rank:>2}. {_printable(item['statement'])}")
         lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.4f}; "
                      f"valid {valid['from'][:10]}..{(valid['to'] or 'now')[:10]}; {origin}")

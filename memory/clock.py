@@ -109,7 +109,8 @@ def option_instant(value: str | None, name: str) -> str | None:
     except InstantOutOfRange:
         raise UsageError(f"{name} must fall in the years 1000-9999", code="invalid_date") from None
     except (ValueError, TypeError):
-        raise UsageError(f"{name} is not a valid ISO 8601 instant or date", code="invalid_date") from None
+        raise UsageError(f"{name} is not a valid ISO 8601 instant or date (write e.g. 2026-09-01 or "
+                         f"2026-09-01T14:30:00Z)", code="invalid_date") from None
 
 
 def _normalized_instant(text: str) -> str:

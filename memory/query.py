@@ -320,7 +320,16 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if retrieval.feature("asked_attributes") and verdict.reason_code == "insufficient_evidence":
         verdict.missing_conditions = _attribute_missing(verdict, request.text, request.user,
                                                         retrieval.feature("irregular_forms"))
+    if verdict.knowledge_state == "UNKNOWN" and not read[0][1].records and not request.kinds \
+            and recorded_as_of is None:
+        verdict.missing_conditions = [_EMPTY_SCOPE.format(user=request.user)] + verdict.missing_conditions
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+# an UNKNOWN from a scope holding nothing: most often a user id typed otherwise than it was stored with
+# ("--user Meg" for "meg"); the caller is told so, and nothing about any other scope
+_EMPTY_SCOPE = ("a record in scope user:{user}: it holds none (user ids are matched exactly, "
+                "case included: check --user)")
 
 
 def _swapped_supports(space, questions: list[str], settings: dict, feature, caller: str) -> Callable | None:
@@ -583,21 +592,25 @@ def _with_context(store: Store, evaluation: _Evaluation, chosen: list) -> list[d
 
 
 def run_query(store: Store, request: QueryRequest, *, llm_transport=None) -> dict:
+    return answer_query(store, request, llm_transport=llm_transport)[0]
+
+
+def answer_query(store: Store, request: QueryRequest, *, llm_transport=None) -> tuple[dict, list[bool]]:
+    """``run_query``'s DESIGN §6 JSON and, for each of its evidence items, whether the state was read
+    from it (``Decision.answers``) rather than cited as related (``api.Evidence.answers``)."""
     evaluation = _evaluated(store, request, llm_transport)
     verdict = evaluation.verdict
     audit = [dict(_evidence_item(m), blocked_by=why) for m, why in verdict.blocked] if request.include_inactive else []
     shown = verdict.evidence[:request.limit]
-    # ``answers``: whether the state was read from this record (``Decision.answers``) or it is cited as related
     resting = {id(m) for m in verdict.answers}
-    evidence = [dict(item, answers=id(m) in resting) for item, m in zip(_with_context(store, evaluation, shown), shown)]
     return {
         "knowledge_state": verdict.knowledge_state, "reason_code": verdict.reason_code,
         "missing_conditions": verdict.missing_conditions, "query": request.text, "scope": evaluation.scopes,
         "as_of": {"valid_time": evaluation.as_of, "recorded_time": evaluation.recorded_as_of},
-        "evidence": evidence,
+        "evidence": _with_context(store, evaluation, shown),
         "audit_only": audit[:request.limit],
         "planner": {"name": request.planner, "steps": evaluation.steps if request.trace else []},
-    }
+    }, [id(m) in resting for m in shown]
 
 
 def search_eligible(store: Store, request: QueryRequest) -> list[dict]:

@@ -84,7 +84,7 @@ def test_text_rendering(store):
     assert result.stdout == (
         "VERIFIED\n"
         " 1. The user lives in Berlin.\n"
-        f"    {berlin['id']} r1 [active] score {berlin['score']:.2f}; valid 2024-02-01..now; explicit_user test\n")
+        f"    {berlin['id']} r1 [active] score {berlin['score']:.4f}; valid 2024-02-01..now; explicit_user test\n")
 
 
 def test_include_inactive_shows_the_audit_lines_and_keeps_the_state(store):
