@@ -1054,7 +1054,8 @@ def _with_classes(held: frozenset[str], kinds: dict[str, frozenset[str]]) -> fro
 def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations: bool,
                   forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
                   kinship: bool = False, roles: bool = False,
-                  settled: bool = False, means: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  settled: bool = False, means: bool = False,
+                  compounds: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -1154,7 +1155,7 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
             # a conversation turn is read in its own words: a long reply holds a synonym of most
             # things in passing ("research studies" is no "course" of mine; LongMemEval's _abs)
             found |= {base(t) for t in lexicon.synonym_held(thesaurus, held & stated,
-                                                             space.records[record_id]["statement"])}
+                                                             space.records[record_id]["statement"], compounds)}
         if residing and place(record_id):
             found |= residing
         if wanted:
@@ -1189,7 +1190,8 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
     extra = lexicon_terms(space, question, features("class_lexicon"), features("relation_lexicon"), forms,
                           frozenset(weights), synonyms=features("everyday_thesaurus"),
                           kinship=features("kinship_model"), roles=features("member_roles"),
-                          settled=features("negated_synonyms"), means=features("means_answers"))
+                          settled=features("negated_synonyms"), means=features("means_answers"),
+                          compounds=features("whole_compounds"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -3947,7 +3949,8 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
                           synonyms=lexicon_features("everyday_thesaurus"),
                           kinship=lexicon_features("kinship_model"), roles=lexicon_features("member_roles"),
                           settled=lexicon_features("negated_synonyms"),
-                          means=lexicon_features("means_answers"))
+                          means=lexicon_features("means_answers"),
+                          compounds=lexicon_features("whole_compounds"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}

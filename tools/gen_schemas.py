@@ -46,7 +46,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "named_months", "dated_records", "change_starts", "period_activity", "recurring_times",
                       "then_links_first", "prospective_mood", "bare_changes", "aspect_words", "asked_head", "current_values",
                       "asked_attributes", "value_units", "head_members",
-                      "everyday_thesaurus", "kinship_model",
+                      "everyday_thesaurus", "whole_compounds", "kinship_model",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
                       "turn_relations")

@@ -378,17 +378,27 @@ _STATES_ROLE = re.compile(r"(?i)(?:\b(?:is|am|are|was|were|works?|worked|working
                           r"|'m|'re)\s+(?:as\s+)?(?:a|an)\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)")
 
 
-def synonym_held(asked: tuple, stated: frozenset[str], statement: str | None = None) -> frozenset[str]:
+def synonym_held(asked: tuple, stated: frozenset[str], statement: str | None = None,
+                 compounds: bool = False) -> frozenset[str]:
     """The question's terms a record holds in other words: those of each asked phrase whose group
     has another phrase all of whose terms the record states (``stated``: in clauses negating nothing).
     A category's member the group takes by '@' counts only as a role the ``statement`` gives ("is a
-    dentist", not "loves his garden" for a gardener: members stem like everyday words)."""
+    dentist", not "loves his garden" for a gardener: members stem like everyday words). With
+    ``compounds`` (``features.whole_compounds``) a one-word phrase the ``statement`` says only inside
+    a longer phrase of the thesaurus is that phrase: "a flat white with oat milk" names a coffee, not
+    a flat ("Where do I live?"), "my blood work" no work."""
     roles = None
+    tokens = None
     found: set[str] = set()
     for phrase, others, written in asked:
         for other in others:
             if not other <= stated:
                 continue
+            if compounds and statement is not None and len(other) == 1 and next(iter(other)) in _compounds():
+                if tokens is None:
+                    tokens = tokenize(statement)
+                if _only_in_compounds(next(iter(other)), tokens):
+                    continue
             if other not in written:
                 if statement is None:
                     continue
@@ -400,6 +410,32 @@ def synonym_held(asked: tuple, stated: frozenset[str], statement: str | None = N
             found |= phrase
             break
     return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def _compounds() -> dict[str, tuple[frozenset[str], ...]]:
+    """term -> the phrases of two or more terms the thesaurus writes out holding it."""
+    found: dict[str, set[frozenset[str]]] = {}
+    for group in _groups_written():
+        for phrase in group:
+            if len(phrase) > 1:
+                for term in phrase:
+                    found.setdefault(term, set()).add(phrase)
+    return {term: tuple(phrases) for term, phrases in found.items()}
+
+
+def _only_in_compounds(term: str, tokens: list[str]) -> bool:
+    """Whether every place ``tokens`` say ``term`` is inside a longer written phrase said there word
+    by word (the phrase's terms, in any order, side by side: "flat white", "white flat")."""
+    at = [i for i, t in enumerate(tokens) if t == term]
+    if not at:
+        return False
+    for i in at:
+        if not any(frozenset(tokens[start:start + len(phrase)]) == phrase
+                   for phrase in _compounds()[term]
+                   for start in range(max(0, i - len(phrase) + 1), i + 1)):
+            return False
+    return True
 
 
 def synonym_terms(asked: tuple) -> list[str]:
