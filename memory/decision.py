@@ -87,8 +87,9 @@ class Match:
             found["_later_swapped"] = swapped
 
     def deferred(self, name: str) -> bool:
-        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
-        then, never None (a support measure's value: in [0, 1])."""
+        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: at most
+        1 then (a support measure's value, in [0, 1]; a stated or swapped one may read None, which
+        ``_uncontested`` reads as the coverage, itself at most 1, and ``swapped_better`` skips)."""
         return self.__dict__.get("_later_" + name) is not None
 
 

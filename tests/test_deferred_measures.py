@@ -162,3 +162,25 @@ def test_the_support_setup_is_shared_by_the_as_asked_and_ungated_readings(tmp_pa
     # another settings dict is another setup
     planner.support(space, "What colour is Ann's van?", dict(SETTINGS, unseen_key_weight=4), on)
     assert len(setups) == 2
+
+
+def test_the_trust_tests_read_no_support_of_a_match_holding_none_of_the_question(tmp_path, monkeypatch):
+    # session 8 and 9's tests (change_starts, recurring_times, the mood, act and head tests) ran over
+    # every match after ``planner.support`` and read each support, measuring the matches the decision
+    # never reads; they run in the deferred reading now (``query._ReadTests``)
+    from memory import query
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    api.add_conversation(store, {"request_id": "r1", "user_id": "ann", "session_id": "s1",
+                                 "messages": [{"role": who, "content": text, "timestamp": None}
+                                              for who, text in TURNS]})
+    reached = []
+    decided = query.decide_mod.decide
+
+    def spy(matches, **settings):
+        reached.extend((m.coverage, m.deferred("support")) for m in matches)
+        return decided(matches, **settings)
+    monkeypatch.setattr(query.decide_mod, "decide", spy)
+    for question in ("What did Melanie paint?", "What is Caroline's cat called?", "Where do I live?"):
+        run_query(store, QueryRequest(text=question, user="ann"))
+    unrelated = [deferred for coverage, deferred in reached if coverage == 0]
+    assert unrelated and all(unrelated)
