@@ -249,7 +249,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         # and what a record's mood and act state), run as its support is first read (``_ReadTests``)
         tests = _ReadTests(space, request, retrieval, as_of, acts, framed and period, months, asked_terms,
                            supports, keyed_supports, stated, swaps)
-        measured = tests.support, tests.stated, None if swaps is None else tests.swapped   # one of each per question
+        # one of each per question
+        measured = tests.support, tests.stated, None if swaps is None else tests.swapped, tests.failed
         raises = _activity_support(request, framed and period, asked_terms) \
             if retrieval.feature("period_activity") else None
         found = []
@@ -282,7 +283,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 # none of the question (coverage 0), and a stated or swapped support only when the best
                 # support is too weak to rule them out
                 tests.hold(candidate.record_id, timeless, silenced, raised)
-                match.defer(candidate.record_id, measured[0], measured[1], None if silenced else measured[2])
+                match.defer(candidate.record_id, measured[0], measured[1], None if silenced else measured[2],
+                            measured[3])
             found.append(match)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
@@ -409,6 +411,10 @@ class _ReadTests:
 
     def swapped(self, record_id: str) -> float | None:
         return None if self._settle(record_id)[1] else self._swaps(record_id)
+
+    def failed(self, record_id: str) -> bool:
+        """Whether the match fails a test (its ``swapped`` reads None: ``Match.holds_swapped``)."""
+        return self._settle(record_id)[1]
 
     def _fails(self, record_id: str) -> bool:
         if self._tests is None:

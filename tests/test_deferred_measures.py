@@ -138,7 +138,7 @@ def test_deferred_measures_give_the_answers_of_eager_ones(tmp_path, monkeypatch)
     # the benchmarks' path: every eligible match, the answer and its confidence
     retrieved = [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100))) for q in QUESTIONS]
 
-    def at_once(self, record_id, support=None, stated=None, swapped=None):
+    def at_once(self, record_id, support=None, stated=None, swapped=None, swapped_none=None):
         for name, measure in (("support", support), ("stated", stated), ("swapped", swapped)):
             if measure is not None:
                 setattr(self, name, measure(record_id))
@@ -184,3 +184,24 @@ def test_the_trust_tests_read_no_support_of_a_match_holding_none_of_the_question
         run_query(store, QueryRequest(text=question, user="ann"))
     unrelated = [deferred for coverage, deferred in reached if coverage == 0]
     assert unrelated and all(unrelated)
+
+
+@pytest.mark.parametrize("support, expected", [(0.9, "VERIFIED"),   # 1 - 0.9 is below the margin whatever
+                                               (0.0, "UNKNOWN")])  # nothing supports it: no score to take
+def test_the_sureness_reads_no_swapped_support_it_need_not(support, expected):
+    # ``decision.sureness_margin``: a question naming one speaker is decided by the best swapped
+    # support less the best support; a swapped support is at most 1, so a best support above
+    # 1 - margin answers, and without one there is nothing to answer with: neither sets up the
+    # swapped questions' support tests (``Match.holds_swapped``)
+    answer = _match("a", 0.6, support=lambda _: support, stated=_never, swapped=_never)
+    other = _match("b", 0.5, support=lambda _: 0.0, stated=_never, swapped=_never)
+    assert decide([answer, other], as_of=NOW, now=NOW, policy=FORGETTING, min_coverage=0.2, scope_label="user:u",
+                  query_terms=["x"], support_ratio=0.5, swap_ratio=0.6, evidence_ratio=0.4,
+                  sureness_margin=0.25).knowledge_state == expected
+    assert answer.deferred("swapped") and other.deferred("swapped")
+
+
+def test_a_swapped_support_of_a_match_failing_the_trust_tests_reads_none_unmeasured():
+    failing = _match("a", 0.6, support=lambda _: 0.0, swapped=_never, swapped_none=lambda _: True)
+    assert not failing.holds_swapped() and failing.deferred("swapped")
+    assert _match("b", 0.6, swapped=_never).holds_swapped()
