@@ -711,8 +711,9 @@ def _silence_later_values(matches: list[Match], records, created: dict[str, str]
     own: set[str] = set()
     for match in matches:
         record = match.record
-        if record["kind"] == "episode" or match.support == 0 or record["valid_time"]["to"] is None \
-                or record["valid_time"]["to"] > now \
+        # (its support, measured when read, last: ``Match.defer``)
+        if record["kind"] == "episode" or record["valid_time"]["to"] is None or record["valid_time"]["to"] > now \
+                or match.support == 0 \
                 or blocker(record, created[record["id"]], match.valid_at or as_of, now, policy) is not None:
             continue
         links = _links(record, records, slots)
@@ -728,10 +729,10 @@ def _silence_later_values(matches: list[Match], records, created: dict[str, str]
     if not later:
         return
     for match in matches:
-        if match.record["id"] in slot_ids or match.support == 0:
+        if match.record["id"] in slot_ids:
             continue
         terms = set(tokenize(match.record["statement"]))
-        if terms & later and not terms & own:
+        if terms & later and not terms & own and match.support != 0:
             match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 

@@ -205,3 +205,21 @@ def test_a_swapped_support_of_a_match_failing_the_trust_tests_reads_none_unmeasu
     failing = _match("a", 0.6, support=lambda _: 0.0, swapped=_never, swapped_none=lambda _: True)
     assert not failing.holds_swapped() and failing.deferred("swapped")
     assert _match("b", 0.6, swapped=_never).holds_swapped()
+
+
+def test_later_values_read_no_support_of_a_match_naming_no_later_value():
+    # ``features.later_values`` silences a match naming what only a later link of the answering slot
+    # holds; a match naming none of it is not measured for that
+    from memory.decision import _silence_later_values
+    old = dict(_record("I drive a Skoda", "fact", "user.car"),
+               valid_time={"from": "2023-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z"},
+               supersession={"supersedes": [], "superseded_by": "I drive a Tesla"})
+    new = dict(_record("I drive a Tesla", "fact", "user.car"), valid_time={"from": "2024-03-01T00:00:00Z", "to": None},
+               supersession={"supersedes": ["I drive a Skoda"], "superseded_by": None})
+    records = {r["id"]: r for r in (old, new)}
+    answer = Match(old, 1.0, 1.0, 0.6, old["valid_time"]["from"], support=0.6, valid_at="2023-06-01T00:00:00Z")
+    tesla = _match("The Tesla has room for five", 0.3, support=lambda _: 0.3)
+    unrelated = _match("We went hiking", 0.0, support=_never)
+    _silence_later_values([answer, tesla, unrelated], records, {r["id"]: r["valid_time"]["from"] for r in records.values()},
+                          {"user.car": [old, new]}, as_of=NOW, now=NOW, policy=FORGETTING)
+    assert tesla.support == 0.0 and unrelated.deferred("support")
