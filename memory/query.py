@@ -203,8 +203,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
-        stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
-                  if retrieval.feature("stated_contest") else None)
+        # set up when first read: the decision reads few (``Match.defer``)
+        stated = _on_first_read(lambda: planner.support(space, request.text, settings, retrieval.feature, request.user,
+                                                        ungated=True)) if retrieval.feature("stated_contest") else None
         things = planner.thing_terms(request.text, request.user)
         # what a weak support must hold to answer (``decision.sureness_margin``): a noun the question
         # asks about (``planner.key_terms``, ``thing_terms``), not a name — every turn of the named
@@ -240,7 +241,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                        settings, retrieval.feature, request.user, ungated=ungated)
             supports, keyed_supports = _not_above(supports, aspectless(request.text)), \
                 _not_above(keyed_supports, aspectless(asked))
-            stated = _not_above(stated, aspectless(request.text, ungated=True)) if stated is not None else None
+            stated = _not_above(stated, _on_first_read(lambda: aspectless(request.text, ungated=True))) \
+                if stated is not None else None
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
@@ -331,6 +333,17 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         verdict.missing_conditions = _attribute_missing(verdict, request.text, request.user,
                                                         retrieval.feature("irregular_forms"))
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
+
+
+def _on_first_read(setup: Callable[[], Callable[[str], float]]) -> Callable[[str], float]:
+    """record_id -> the measure ``setup()`` gives, set up on the first record measured."""
+    measures: list = []
+
+    def measure(record_id: str) -> float:
+        if not measures:
+            measures.append(setup())
+        return measures[0](record_id)
+    return measure
 
 
 def _swapped_supports(space, questions: list[str], settings: dict, feature, caller: str) -> Callable | None:

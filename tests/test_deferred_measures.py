@@ -223,3 +223,20 @@ def test_later_values_read_no_support_of_a_match_naming_no_later_value():
     _silence_later_values([answer, tesla, unrelated], records, {r["id"]: r["valid_time"]["from"] for r in records.values()},
                           {"user.car": [old, new]}, as_of=NOW, now=NOW, policy=FORGETTING)
     assert tesla.support == 0.0 and unrelated.deferred("support")
+
+
+def test_the_stated_measure_is_set_up_only_when_read(tmp_path, monkeypatch):
+    # ``stated_contest``: the decision reads a stated support only when the best support does not
+    # settle the contest, so the ungated reading is set up on the first one read
+    from memory import query
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    api.add(store, "ann", "I live in Oslo.", key="user.home")
+    ungated = []
+    support = planner.support
+
+    def spy(*args, **kwargs):
+        ungated.append(kwargs.get("ungated", False))
+        return support(*args, **kwargs)
+    monkeypatch.setattr(query.planner, "support", spy)
+    assert run_query(store, QueryRequest(text="Where do I live?", user="ann"))["knowledge_state"] == "VERIFIED"
+    assert ungated and not any(ungated)
