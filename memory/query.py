@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import decision as decide_mod
 from . import planner
@@ -204,8 +205,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
         # set up when first read: the decision reads few (``Match.defer``)
-        stated = _on_first_read(lambda: planner.support(space, request.text, settings, retrieval.feature, request.user,
-                                                        ungated=True)) if retrieval.feature("stated_contest") else None
+        # (bound now: it is read after the loop has gone on to the next scope)
+        stated = _on_first_read(partial(planner.support, space, request.text, settings, retrieval.feature,
+                                        request.user, ungated=True)) if retrieval.feature("stated_contest") else None
         things = planner.thing_terms(request.text, request.user)
         # what a weak support must hold to answer (``decision.sureness_margin``): a noun the question
         # asks about (``planner.key_terms``, ``thing_terms``), not a name — every turn of the named
@@ -236,12 +238,12 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
             if retrieval.feature("aspect_words") else request.text
         if said != request.text:
-            def aspectless(text: str, ungated: bool = False) -> Callable[[str], float]:
+            def aspectless(text: str, ungated: bool = False, space=space) -> Callable[[str], float]:
                 return planner.support(space, planner.without_aspect(text, lambda t: space.index.df(t) > 0),
                                        settings, retrieval.feature, request.user, ungated=ungated)
             supports, keyed_supports = _not_above(supports, aspectless(request.text)), \
                 _not_above(keyed_supports, aspectless(asked))
-            stated = _not_above(stated, _on_first_read(lambda: aspectless(request.text, ungated=True))) \
+            stated = _not_above(stated, _on_first_read(partial(aspectless, request.text, ungated=True))) \
                 if stated is not None else None
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
