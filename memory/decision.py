@@ -70,15 +70,19 @@ class Match:
         return (self.coverage if self.support is None else self.support) > min_coverage
 
     def defer(self, record_id: str, support: Callable[[str], float] | None = None,
-              stated: Callable[[str], float] | None = None, swapped: Callable[[str], float] | None = None) -> None:
+              stated: Callable[[str], float] | None = None, swapped: Callable[[str], float] | None = None,
+              swapped_none: Callable[[str], bool] | None = None) -> None:
         """``support``, ``stated`` or ``swapped`` measured when first read, not now
         (``query._evaluate``): each a measure (record_id -> float) run on ``record_id`` then. The
         decision reads no support of a match holding none of the question (coverage 0: ``decide``'s
         weak matches), and a stated or swapped support only when the best support is too weak to
         rule them out (``_uncontested``, ``swapped_better``). Setting the field drops what was
-        deferred. (One function per question for every match: nothing is made per match.)"""
+        deferred. (One function per question for every match: nothing is made per match.)
+        ``swapped_none``: record_id -> whether the deferred ``swapped`` reads None, known without
+        measuring it (``holds_swapped``); without it, it reads a value."""
         found = self.__dict__
         found["_measured_as"] = record_id
+        found["_swapped_none"] = swapped_none
         if support is not None:
             found["_later_support"] = support
         if stated is not None:
@@ -86,9 +90,19 @@ class Match:
         if swapped is not None:
             found["_later_swapped"] = swapped
 
+    def holds_swapped(self) -> bool:
+        """``self.swapped is not None``, without measuring a deferred swapped support: the swapped
+        questions' support tests are set up only when a value is read (``decide``'s sureness)."""
+        found = self.__dict__
+        if found["_later_swapped"] is None:
+            return found["_swapped"] is not None
+        none = found.get("_swapped_none")
+        return none is None or not none(found["_measured_as"])
+
     def deferred(self, name: str) -> bool:
-        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: a float
-        then, never None (a support measure's value: in [0, 1])."""
+        """Whether ``name`` (``support``, ``stated``, ``swapped``) is deferred and not yet measured: at most
+        1 then (a support measure's value, in [0, 1]; a stated or swapped one may read None, which
+        ``_uncontested`` reads as the coverage, itself at most 1, and ``swapped_better`` skips)."""
         return self.__dict__.get("_later_" + name) is not None
 
 
@@ -697,8 +711,9 @@ def _silence_later_values(matches: list[Match], records, created: dict[str, str]
     own: set[str] = set()
     for match in matches:
         record = match.record
-        if record["kind"] == "episode" or match.support == 0 or record["valid_time"]["to"] is None \
-                or record["valid_time"]["to"] > now \
+        # (its support, measured when read, last: ``Match.defer``)
+        if record["kind"] == "episode" or record["valid_time"]["to"] is None or record["valid_time"]["to"] > now \
+                or match.support == 0 \
                 or blocker(record, created[record["id"]], match.valid_at or as_of, now, policy) is not None:
             continue
         links = _links(record, records, slots)
@@ -714,10 +729,10 @@ def _silence_later_values(matches: list[Match], records, created: dict[str, str]
     if not later:
         return
     for match in matches:
-        if match.record["id"] in slot_ids or match.support == 0:
+        if match.record["id"] in slot_ids:
             continue
         terms = set(tokenize(match.record["statement"]))
-        if terms & later and not terms & own:
+        if terms & later and not terms & own and match.support != 0:
             match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
@@ -909,14 +924,12 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     evidence = [m for m in answering if m.support != 0]
     # ``sureness_margin``: a question naming one speaker (the swap test measured it) is decided by
     # its ``abstention_score``; any other question as before (the score is then min_coverage's)
-    graded = sureness_margin is not None and any(m.swapped is not None for m in eligible if m.coverage > 0)
+    graded = sureness_margin is not None and _swap_measured(eligible)
     if not graded:
         supported = any(m.sufficient(min_coverage) for m in evidence) and _uncontested(answering, support_ratio) \
             and not swapped_better(answering, swap_ratio)
-    else:
-        sure = abstention_score(eligible, confidence(eligible, support_ratio, swap_ratio, blocked, outweigh),
-                                min_coverage)
-        supported = bool(evidence) and sure < sureness_margin
+    else:   # ``abstention_score(...) < sureness_margin``, measuring no more than it takes
+        supported = bool(evidence) and _sure_below(eligible, min_coverage, sureness_margin)
     if supported \
             and not (outweigh and _outweighed(evidence, blocked, support_ratio)) \
             and not (dispute_governs and _disputed_slot(evidence, blocked + slot_disputes, min_coverage,
@@ -943,6 +956,29 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
                         blocked, eligible)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
                     eligible)
+
+
+def _swap_measured(eligible: list[Match]) -> bool:
+    """``any(m.swapped is not None for m in eligible if m.coverage > 0)``, measuring no swapped
+    support (``Match.holds_swapped``)."""
+    return any(m.holds_swapped() for m in eligible if m.coverage > 0)
+
+
+def _sure_below(eligible: list[Match], min_coverage: float, margin: float) -> bool:
+    """``abstention_score(eligible, …, min_coverage) < margin`` for a question whose swap test was
+    measured (``_swap_measured``: the score does not read the confidence then), reading a swapped
+    support only when the bound of 1 does not settle it, and no more of them than it takes: the
+    score is the best swapped support less the best support, a float difference that grows with the
+    swapped support."""
+    matching = [m for m in eligible if m.coverage > 0]
+    evidence = [m for m in matching if m.support != 0]
+    best = max(((m.coverage if m.support is None else m.support) for m in evidence), default=0.0)
+    if best <= 0 or (best <= min_coverage and not any(m.asked for m in evidence)
+                     and any(m.unseen_asked for m in evidence)):
+        return 1.0 < margin
+    if 1.0 - best < margin:
+        return True
+    return all(m.swapped - best < margin for m in matching if m.swapped is not None)
 
 
 def swapped_better(matches: list[Match], swap_ratio: float) -> bool:

@@ -1467,9 +1467,17 @@ def _idiom_read(question: str, features) -> str:
     """The question as the support test reads it: its idioms (``question_idioms``) and relation
     idioms (``relation_idioms``: "my other half" is "my spouse", ``lexicon.idiom_relations``) in
     plain words."""
-    if features("question_idioms"):
+    return _idioms_read(question, features("question_idioms"), features("relation_idioms"))
+
+
+@lru_cache(maxsize=256)
+def _idioms_read(question: str, idioms: bool, relations: bool) -> str:
+    """``_idiom_read`` of the features' two flags: a question's support setups and the ``support``
+    calls that find them read it several times, and the relation idioms' pattern (the lexicon's,
+    read once) is one long alternation."""
+    if idioms:
         question = without_idioms(question)
-    if features("relation_idioms"):
+    if relations:
         question = lexicon.idiom_relations(question)[0]
     return question
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import decision as decide_mod
 from . import planner
@@ -203,8 +204,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         terms = result.query_terms
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
-        stated = (planner.support(space, request.text, settings, retrieval.feature, request.user, ungated=True)
-                  if retrieval.feature("stated_contest") else None)
+        # set up when first read: the decision reads few (``Match.defer``)
+        # (bound now: it is read after the loop has gone on to the next scope)
+        stated = _on_first_read(partial(planner.support, space, request.text, settings, retrieval.feature,
+                                        request.user, ungated=True)) if retrieval.feature("stated_contest") else None
         things = planner.thing_terms(request.text, request.user)
         # what a weak support must hold to answer (``decision.sureness_margin``): a noun the question
         # asks about (``planner.key_terms``, ``thing_terms``), not a name — every turn of the named
@@ -235,16 +238,25 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         said = planner.without_aspect(request.text, lambda term: space.index.df(term) > 0) \
             if retrieval.feature("aspect_words") else request.text
         if said != request.text:
-            def aspectless(text: str, ungated: bool = False) -> Callable[[str], float]:
+            def aspectless(text: str, ungated: bool = False, space=space) -> Callable[[str], float]:
                 return planner.support(space, planner.without_aspect(text, lambda t: space.index.df(t) > 0),
                                        settings, retrieval.feature, request.user, ungated=ungated)
             supports, keyed_supports = _not_above(supports, aspectless(request.text)), \
                 _not_above(keyed_supports, aspectless(asked))
-            stated = _not_above(stated, aspectless(request.text, ungated=True)) if stated is not None else None
+            stated = _not_above(stated, _on_first_read(partial(aspectless, request.text, ungated=True))) \
+                if stated is not None else None
         # with a period, a turn is also covered by the question without its words, read as support reads it
         framed_coverage = planner.question_coverage(space, asked, settings, request.user,
                                                     forms=retrieval.feature("irregular_forms")) if framed else None
         asked_terms = frozenset(tokenize(asked)) if framed else frozenset()
+        # the tests a supporting match must pass beyond ``planner.support`` (when the question asks
+        # and what a record's mood and act state), run as its support is first read (``_ReadTests``)
+        tests = _ReadTests(space, request, retrieval, as_of, acts, framed and period, months, asked_terms,
+                           supports, keyed_supports, stated, swaps)
+        # one of each per question
+        measured = tests.support, tests.stated, None if swaps is None else tests.swapped, tests.failed
+        raises = _activity_support(request, framed and period, asked_terms) \
+            if retrieval.feature("period_activity") else None
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
@@ -261,21 +273,23 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 anchored=not (keyed_things if timeless else things).isdisjoint(space.term_set(candidate.record_id)),
                 asked=not asked_things or not asked_things.isdisjoint(space.term_set(candidate.record_id)),
                 unseen_asked=unseen_asked)
-            # measured when read (``Match.defer``): the decision reads no support of a match holding
-            # none of the question (coverage 0), and a stated or swapped support only when the best
-            # support is too weak to rule them out
-            match.defer(candidate.record_id, keyed_supports if timeless else supports, stated, swaps)
-            if framed and not decide_mod.said_in(record, period, standing=not retrieval.feature("period_needs_time"),
-                                                 asked=asked_terms, held=space.term_set(candidate.record_id),
-                                                 dated=retrieval.feature("dated_records")):
-                match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
+            # said at another time than the period asked
+            silenced = framed and not decide_mod.said_in(
+                record, period, standing=not retrieval.feature("period_needs_time"), asked=asked_terms,
+                held=space.term_set(candidate.record_id), dated=retrieval.feature("dated_records"))
+            raised = raises is not None and raises(record)
+            if raised:
+                match.anchored = True
+            if silenced and not raised:
+                match.support, match.stated, match.swapped = 0.0, 0.0, None
+            else:
+                # measured when read (``Match.defer``): the decision reads no support of a match holding
+                # none of the question (coverage 0), and a stated or swapped support only when the best
+                # support is too weak to rule them out
+                tests.hold(candidate.record_id, timeless, silenced, raised)
+                match.defer(candidate.record_id, measured[0], measured[1], None if silenced else measured[2],
+                            measured[3])
             found.append(match)
-        _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
-        _moods_of(found, acts, retrieval, space.memo("mood_marks"))
-        if acts != request.text:
-            _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
-        if retrieval.feature("asked_head"):
-            _head_support(found, space, acts, request.user, retrieval.feature("irregular_forms"))
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -332,6 +346,17 @@ _EMPTY_SCOPE = ("a record in scope user:{user}: it holds none (user ids are matc
                 "case included: check --user)")
 
 
+def _on_first_read(setup: Callable[[], Callable[[str], float]]) -> Callable[[str], float]:
+    """record_id -> the measure ``setup()`` gives, set up on the first record measured."""
+    measures: list = []
+
+    def measure(record_id: str) -> float:
+        if not measures:
+            measures.append(setup())
+        return measures[0](record_id)
+    return measure
+
+
 def _swapped_supports(space, questions: list[str], settings: dict, feature, caller: str) -> Callable | None:
     """record_id -> its best support of the question asked of another speaker
     (``planner.swapped_questions``), None when there is no such question: each question's support
@@ -347,6 +372,100 @@ def _swapped_supports(space, questions: list[str], settings: dict, feature, call
     return swapped
 
 
+class _ReadTests:
+    """The tests a match supporting the question must pass beyond ``planner.support``'s measure
+    (sessions 8 and 9: when the question asks, ``_times_of``; what a record's mood states,
+    ``_moods_of``; the act and the kind of thing asked, ``_aspect_acts``, ``_head_support``), and what
+    ``features.period_activity`` raises (``_activity_support``), run as a match's support, stated or
+    swapped measure is first read (``Match.defer``): a match the decision never reads is never
+    tested, and a question whose matches' supports go unread sets up none of the tests (each is set
+    up once per question, on the first supporting match read). A match failing one supports
+    nothing: support 0, stated 0, swapped None, as when the tests ran on every match at once. A new
+    per-match test that zeroes all three goes in ``_failing``; one on the support alone in
+    ``planner.support``'s measure."""
+
+    def __init__(self, space, request: QueryRequest, retrieval, as_of: str, acts: str, period, months: bool,
+                 asked_terms: frozenset[str], supports: Callable[[str], float], keyed_supports: Callable[[str], float],
+                 stated: Callable[[str], float] | None, swaps: Callable[[str], float] | None) -> None:
+        self._space, self._request, self._retrieval, self._as_of = space, request, retrieval, as_of
+        self._acts, self._period, self._months, self._asked_terms = acts, period, months, asked_terms
+        self._supports, self._keyed, self._stated, self._swaps = supports, keyed_supports, stated, swaps
+        # record ids read by the keyed measure, said at another time than the period asked
+        # (support and stated 0 unless raised), raised by ``period_activity``
+        self._timeless: set[str] = set()
+        self._silenced: set[str] = set()
+        self._raised: set[str] = set()
+        self._settled: dict[str, tuple[float, bool]] = {}   # record id -> (support, failed a test)
+        self._tests: list | None = None
+
+    def hold(self, record_id: str, timeless: bool, silenced: bool, raised: bool) -> None:
+        """A match of the question, measured by ``support``, ``stated`` and ``swapped`` when read."""
+        if timeless:
+            self._timeless.add(record_id)
+        if silenced:
+            self._silenced.add(record_id)
+        if raised:
+            self._raised.add(record_id)
+
+    def _settle(self, record_id: str) -> tuple[float, bool]:
+        found = self._settled.get(record_id)
+        if found is None:
+            measure = self._keyed if record_id in self._timeless else self._supports
+            if record_id in self._raised:
+                value = max((0.0 if record_id in self._silenced else measure(record_id)) or 0.0, 1.0)
+            else:
+                value = measure(record_id)
+            failed = bool(value) and self._fails(record_id)
+            found = self._settled[record_id] = (0.0 if failed else value, failed)
+        return found
+
+    def support(self, record_id: str) -> float:
+        return self._settle(record_id)[0]
+
+    def stated(self, record_id: str) -> float | None:
+        """None (its coverage, at most 1) when the question has no stated measure and the record
+        passes the tests (``features.stated_contest`` off)."""
+        if self._settle(record_id)[1]:
+            return 0.0
+        if record_id in self._raised:
+            if record_id in self._silenced:
+                return 1.0
+            return None if self._stated is None else max(self._stated(record_id) or 0.0, 1.0)
+        return None if self._stated is None else self._stated(record_id)
+
+    def swapped(self, record_id: str) -> float | None:
+        return None if self._settle(record_id)[1] else self._swaps(record_id)
+
+    def failed(self, record_id: str) -> bool:
+        """Whether the match fails a test (its ``swapped`` reads None: ``Match.holds_swapped``)."""
+        return self._settle(record_id)[1]
+
+    def _fails(self, record_id: str) -> bool:
+        if self._tests is None:
+            self._tests = self._failing()
+        if not self._tests:
+            return False
+        record = self._space.records[record_id]
+        return any(test(record_id, record) for test in self._tests)
+
+    def _failing(self) -> list:
+        """The question's tests, each ``(record_id, record) -> whether it fails``, cheap ones first."""
+        retrieval, request, forms = self._retrieval, self._request, self._retrieval.feature("irregular_forms")
+        tests = _times_of(request, retrieval, self._as_of, self._period, self._months)
+        moods = _moods_of(self._acts, retrieval, self._space.memo("mood_marks"))
+        if moods is not None:
+            tests.append(moods)
+        if retrieval.feature("asked_head"):
+            head = _head_support(self._space, self._acts, request.user, forms)
+            if head is not None:
+                tests.append(head)
+        if self._acts != request.text:
+            acts = _aspect_acts(self._acts, forms)
+            if acts is not None:
+                tests.append(acts)
+        return tests
+
+
 # a question in the first person: the caller's own turns answer "What did I do last weekend?"
 _FIRST_PERSON = planner._Lazy(r"(?i)\b(?:i|me|my|we|us|our)\b")
 # what "what did I do / what happened / what was I up to" asks once the period's words are gone
@@ -354,10 +473,9 @@ _FIRST_PERSON = planner._Lazy(r"(?i)\b(?:i|me|my|we|us|our)\b")
 _ACTIVITY_TERMS = frozenset({"done", "get", "got", "happen"})
 
 
-def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period, months: bool,
-              asked_terms: frozenset[str]) -> None:
+def _times_of(request: QueryRequest, retrieval, as_of: str, period, months: bool) -> list:
     """The tests of when a record holds against when the question asks, on the matches that
-    support it (session 8, "time"):
+    support it (session 8, "time"; ``_ReadTests``), each ``(record_id, record) -> whether it fails``:
 
     ``features.change_starts``: a question judged before ``as_of`` ("in January 2025", "in 2024",
     a period) is not supported by a record saying the user changed TO a value
@@ -367,32 +485,25 @@ def _times_of(found: list, request: QueryRequest, retrieval, as_of: str, period,
     change by then itself ("I started learning the violin last month", ``decision.dated_by``), or
     the question asks about a change.
 
-    ``features.period_activity``: a first-person question asking nothing but what happened in a
-    period ("What did I do last weekend?", ``period``) is supported by the caller's own records
-    placed in it (``decision.said_in`` without the standing rule: said or dated then).
-
     ``features.recurring_times``: a recurring time asked ("on Sunday mornings", "every Thursday",
     "at weekends"; ``temporal.recurring_days``) must be stated by the record: "I switched to the
-    morning shift" does not say what I do on Sunday mornings."""
-    if retrieval.feature("period_activity"):
-        _activity_support(found, request, period, asked_terms)
-    # each test reads a match's support (deferred: ``Match.defer``) only once the record fails it; a
-    # match it zeroes reads 0.0 in the next, which would zero it again to the same fields
+    morning shift" does not say what I do on Sunday mornings.
+
+    (``features.period_activity``, which raises a support: ``_activity_support``.)"""
+    tests = []
+    if retrieval.feature("recurring_times"):
+        days = temporal.recurring_days(request.text)
+        if days:
+            day_terms = frozenset(tokenize(" ".join(days)))
+            tests.append(lambda record_id, record: day_terms.isdisjoint(tokenize(record["statement"])))
     if retrieval.feature("change_starts"):
         instant, _ = decide_mod.question_instant(request.text, as_of, bool(period),
                                                  retrieval.feature("closing_before"), months)
         # a question asking about the change itself ("What has Tim started learning in August?") is not read
         if instant < as_of and not temporal.states_change(request.text):
-            for match in found:
-                if match.record["valid_time"]["from"] > instant and temporal.states_change(match.record["statement"]) \
-                        and not decide_mod.dated_by(match.record, instant) and match.support:
-                    match.support, match.stated, match.swapped = 0.0, 0.0, None
-    if retrieval.feature("recurring_times"):
-        days = temporal.recurring_days(request.text)
-        if days:
-            for match in found:
-                if set(tokenize(match.record["statement"])).isdisjoint(tokenize(" ".join(days))) and match.support:
-                    match.support, match.stated, match.swapped = 0.0, 0.0, None
+            tests.append(lambda record_id, record: record["valid_time"]["from"] > instant
+                         and temporal.states_change(record["statement"]) and not decide_mod.dated_by(record, instant))
+    return tests
 
 
 def _not_above(first: Callable[[str], float], second: Callable[[str], float]) -> Callable[[str], float]:
@@ -400,9 +511,10 @@ def _not_above(first: Callable[[str], float], second: Callable[[str], float]) ->
     return lambda record_id: min(first(record_id), second(record_id))
 
 
-def _moods_of(found: list, question: str, retrieval, marks: dict) -> None:
+def _moods_of(question: str, retrieval, marks: dict) -> Callable[[str, dict], bool] | None:
     """What a record's mood lets it state (session 9, "state"), on the matches that support the
-    question (a few: no other match is read):
+    question (``_ReadTests``): ``(record_id, record) -> whether it fails``, None when neither test
+    reads the question:
 
     ``features.prospective_mood`` (``decision.states_only_prospect``): a record naming the asked
     state only as a prospect, a plan or an attempt ("I've got an interview at the Royal Free
@@ -416,66 +528,65 @@ def _moods_of(found: list, question: str, retrieval, marks: dict) -> None:
     supports no question but one about the change, and the record naming the value answers.
     ``marks``: the view's memo of ``decision.mood_marks`` by record id."""
     prospects, changes = retrieval.feature("prospective_mood"), retrieval.feature("bare_changes")
-    live = [m for m in found if m.support] if prospects or changes else []
-    if not live or not decide_mod.asks_present(question):
-        return   # both read a question asking the state as it is
+    if not (prospects or changes) or not decide_mod.asks_present(question):
+        return None   # both read a question asking the state as it is
     terms = frozenset(tokenize(question))
-    for match in live:
-        statement = match.record["statement"]
-        if match.record["status"] != "active":
-            continue   # a candidate ("Jo might be lactose intolerant") is the decision's to block
-        marked = marks.get(match.record["id"])
+
+    def fails(record_id: str, record: dict) -> bool:
+        if record["status"] != "active":
+            return False   # a candidate ("Jo might be lactose intolerant") is the decision's to block
+        statement = record["statement"]
+        marked = marks.get(record_id)
         if marked is None:
-            marked = marks[match.record["id"]] = decide_mod.mood_marks(statement)
-        if (prospects and marked[0] and decide_mod.states_only_prospect(statement, question, terms)) \
-                or (changes and marked[1] and decide_mod.states_bare_change(statement, question, terms)):
-            match.support, match.stated, match.swapped = 0.0, 0.0, None
+            marked = marks[record_id] = decide_mod.mood_marks(statement)
+        return bool((prospects and marked[0] and decide_mod.states_only_prospect(statement, question, terms))
+                    or (changes and marked[1] and decide_mod.states_bare_change(statement, question, terms)))
+    return fails
 
 
-def _aspect_acts(found: list, said: str, forms: bool) -> None:
+def _aspect_acts(said: str, forms: bool) -> Callable[[str, dict], bool] | None:
     """``features.aspect_words``: a yes/no question whose aspect word went (``said``: "Am I still
     driving a Fiat?" -> "Am I driving a Fiat?") asks whether that act goes on or ever happened: a
     record supports it only holding the act (``planner.holds_act``: its verb unless a light one,
     and the thing it acts on): "Drove my nephew to football, he's still buzzing" does not; the Fiat's
     record does (and ``follow_supersession`` answers with what replaced it). On the supporting
-    matches only."""
+    matches only (``_ReadTests``): ``(record_id, record) -> whether it fails``, None when the
+    question asks no act."""
     verb, things = planner.asked_act(said, forms)
     if not verb and not things:
-        return
-    for match in found:
-        if match.support and not planner.holds_act(match.record["statement"], verb, things, forms):
-            match.support, match.stated, match.swapped = 0.0, 0.0, None
+        return None
+    return lambda record_id, record: not planner.holds_act(record["statement"], verb, things, forms)
 
 
-def _head_support(found: list, space, question: str, caller: str, forms: bool) -> None:
+def _head_support(space, question: str, caller: str, forms: bool) -> Callable[[str, dict], bool] | None:
     """``features.asked_head`` (``planner.asked_head_holders``): a what/which question asking a kind
     of thing and naming nothing else ("What shift did I work on Friday?") is supported only by a
     record holding that kind (the head, a member of its category or class, its key): "Worked
-    overtime again" shares only the verb. On the supporting matches only."""
-    live = [m for m in found if m.support]
-    holds = planner.asked_head_holders(space, question, caller, forms) if live else None
+    overtime again" shares only the verb. On the supporting matches only (``_ReadTests``):
+    ``(record_id, record) -> whether it fails``, None when the question is not of that form."""
+    holds = planner.asked_head_holders(space, question, caller, forms)
     if holds is None:
-        return
-    for match in live:
-        if not holds(match.record["id"]):
-            match.support, match.stated, match.swapped = 0.0, 0.0, None
+        return None
+    return lambda record_id, record: not holds(record_id)
 
 
-def _activity_support(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
-    """``features.period_activity`` (``_times_of``): run on every match, as the question holds no
-    term a match must hold."""
+def _activity_support(request: QueryRequest, period, asked_terms: frozenset[str]) -> Callable[[dict], bool] | None:
+    """``features.period_activity``: a first-person question asking nothing but what happened in a
+    period ("What did I do last weekend?", ``period``) is supported by the caller's own records
+    placed in it (``decision.said_in`` without the standing rule: said or dated then): record ->
+    whether its support (and stated measure) is raised to 1 and it is anchored, on every match, as
+    the question holds no term a match must hold (``_ReadTests`` then tests it as any other). None
+    when the question is not of that shape."""
     if not period or not asked_terms <= _ACTIVITY_TERMS or not _FIRST_PERSON.search(request.text):
-        return
+        return None
     caller = request.user.strip().lower()
-    for match in found:
-        record = match.record
+
+    def raises(record: dict) -> bool:
         speaker = ((record.get("source") or {}).get("speaker") or "").strip().lower()
         if speaker and speaker not in (caller, "user"):
-            continue
-        if decide_mod.said_in(record, period, standing=False, dated=True):
-            match.support = max(match.support or 0.0, 1.0)
-            match.stated = max(match.stated or 0.0, 1.0) if match.stated is not None else None
-            match.anchored = True
+            return False
+        return decide_mod.said_in(record, period, standing=False, dated=True)
+    return raises
 
 
 def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,

@@ -138,7 +138,7 @@ def test_deferred_measures_give_the_answers_of_eager_ones(tmp_path, monkeypatch)
     # the benchmarks' path: every eligible match, the answer and its confidence
     retrieved = [json.dumps(retrieve(store, QueryRequest(text=q, user="ann", limit=100))) for q in QUESTIONS]
 
-    def at_once(self, record_id, support=None, stated=None, swapped=None):
+    def at_once(self, record_id, support=None, stated=None, swapped=None, swapped_none=None):
         for name, measure in (("support", support), ("stated", stated), ("swapped", swapped)):
             if measure is not None:
                 setattr(self, name, measure(record_id))
@@ -162,3 +162,81 @@ def test_the_support_setup_is_shared_by_the_as_asked_and_ungated_readings(tmp_pa
     # another settings dict is another setup
     planner.support(space, "What colour is Ann's van?", dict(SETTINGS, unseen_key_weight=4), on)
     assert len(setups) == 2
+
+
+def test_the_trust_tests_read_no_support_of_a_match_holding_none_of_the_question(tmp_path, monkeypatch):
+    # session 8 and 9's tests (change_starts, recurring_times, the mood, act and head tests) ran over
+    # every match after ``planner.support`` and read each support, measuring the matches the decision
+    # never reads; they run in the deferred reading now (``query._ReadTests``)
+    from memory import query
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    api.add_conversation(store, {"request_id": "r1", "user_id": "ann", "session_id": "s1",
+                                 "messages": [{"role": who, "content": text, "timestamp": None}
+                                              for who, text in TURNS]})
+    reached = []
+    decided = query.decide_mod.decide
+
+    def spy(matches, **settings):
+        reached.extend((m.coverage, m.deferred("support")) for m in matches)
+        return decided(matches, **settings)
+    monkeypatch.setattr(query.decide_mod, "decide", spy)
+    for question in ("What did Melanie paint?", "What is Caroline's cat called?", "Where do I live?"):
+        run_query(store, QueryRequest(text=question, user="ann"))
+    unrelated = [deferred for coverage, deferred in reached if coverage == 0]
+    assert unrelated and all(unrelated)
+
+
+@pytest.mark.parametrize("support, expected", [(0.9, "VERIFIED"),   # 1 - 0.9 is below the margin whatever
+                                               (0.0, "UNKNOWN")])  # nothing supports it: no score to take
+def test_the_sureness_reads_no_swapped_support_it_need_not(support, expected):
+    # ``decision.sureness_margin``: a question naming one speaker is decided by the best swapped
+    # support less the best support; a swapped support is at most 1, so a best support above
+    # 1 - margin answers, and without one there is nothing to answer with: neither sets up the
+    # swapped questions' support tests (``Match.holds_swapped``)
+    answer = _match("a", 0.6, support=lambda _: support, stated=_never, swapped=_never)
+    other = _match("b", 0.5, support=lambda _: 0.0, stated=_never, swapped=_never)
+    assert decide([answer, other], as_of=NOW, now=NOW, policy=FORGETTING, min_coverage=0.2, scope_label="user:u",
+                  query_terms=["x"], support_ratio=0.5, swap_ratio=0.6, evidence_ratio=0.4,
+                  sureness_margin=0.25).knowledge_state == expected
+    assert answer.deferred("swapped") and other.deferred("swapped")
+
+
+def test_a_swapped_support_of_a_match_failing_the_trust_tests_reads_none_unmeasured():
+    failing = _match("a", 0.6, support=lambda _: 0.0, swapped=_never, swapped_none=lambda _: True)
+    assert not failing.holds_swapped() and failing.deferred("swapped")
+    assert _match("b", 0.6, swapped=_never).holds_swapped()
+
+
+def test_later_values_read_no_support_of_a_match_naming_no_later_value():
+    # ``features.later_values`` silences a match naming what only a later link of the answering slot
+    # holds; a match naming none of it is not measured for that
+    from memory.decision import _silence_later_values
+    old = dict(_record("I drive a Skoda", "fact", "user.car"),
+               valid_time={"from": "2023-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z"},
+               supersession={"supersedes": [], "superseded_by": "I drive a Tesla"})
+    new = dict(_record("I drive a Tesla", "fact", "user.car"), valid_time={"from": "2024-03-01T00:00:00Z", "to": None},
+               supersession={"supersedes": ["I drive a Skoda"], "superseded_by": None})
+    records = {r["id"]: r for r in (old, new)}
+    answer = Match(old, 1.0, 1.0, 0.6, old["valid_time"]["from"], support=0.6, valid_at="2023-06-01T00:00:00Z")
+    tesla = _match("The Tesla has room for five", 0.3, support=lambda _: 0.3)
+    unrelated = _match("We went hiking", 0.0, support=_never)
+    _silence_later_values([answer, tesla, unrelated], records, {r["id"]: r["valid_time"]["from"] for r in records.values()},
+                          {"user.car": [old, new]}, as_of=NOW, now=NOW, policy=FORGETTING)
+    assert tesla.support == 0.0 and unrelated.deferred("support")
+
+
+def test_the_stated_measure_is_set_up_only_when_read(tmp_path, monkeypatch):
+    # ``stated_contest``: the decision reads a stated support only when the best support does not
+    # settle the contest, so the ungated reading is set up on the first one read
+    from memory import query
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(NOW))
+    api.add(store, "ann", "I live in Oslo.", key="user.home")
+    ungated = []
+    support = planner.support
+
+    def spy(*args, **kwargs):
+        ungated.append(kwargs.get("ungated", False))
+        return support(*args, **kwargs)
+    monkeypatch.setattr(query.planner, "support", spy)
+    assert run_query(store, QueryRequest(text="Where do I live?", user="ann"))["knowledge_state"] == "VERIFIED"
+    assert ungated and not any(ungated)
