@@ -287,7 +287,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    value_bridge=retrieval.feature("value_bridge"),
                                                    asked_things=keyed_things, holders=space.index.holders,
                                                    months=months,
-                                                   current_values=retrieval.feature("current_values"))
+                                                   current_values=retrieval.feature("current_values"),
+                                                   before_events=retrieval.feature("before_events"))
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -566,7 +567,8 @@ def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bo
 def _without_time(question: str, as_of: str, records, retrieval, periods: bool = False, months: bool = False) -> str:
     rest = decide_mod.question_rest(question, as_of, records, periods=periods,
                                     closing_before=retrieval.feature("closing_before"),
-                                    named_values=retrieval.feature("named_before"), months=months)
+                                    named_values=retrieval.feature("named_before"), months=months,
+                                    before_events=retrieval.feature("before_events"))
     return rest if rest.strip(" ?!.") else question
 
 
