@@ -271,6 +271,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.support, match.stated, match.swapped = 0.0, 0.0, None   # said at another time
             found.append(match)
         _times_of(found, request, retrieval, as_of, framed and period, months, asked_terms)
+        if retrieval.feature("period_doings") and retrieval.feature("period_activity"):
+            _period_doings(found, request, framed and period, asked_terms)
         _moods_of(found, acts, retrieval, space.memo("mood_marks"))
         if acts != request.text:
             _aspect_acts(found, acts, retrieval.feature("irregular_forms"))
@@ -468,6 +470,34 @@ def _activity_support(found: list, request: QueryRequest, period, asked_terms: f
             match.support = max(match.support or 0.0, 1.0)
             match.stated = max(match.stated or 0.0, 1.0) if match.stated is not None else None
             match.anchored = True
+
+
+# ``features.period_doings``: a stated fact saying what the caller did opens a clause with I or we
+_FIRST_ACTOR = planner._Lazy(r"(?:^|[.;!?]\s+|,\s+(?:and|then)\s+)(?:I|We)(?:\b|')")
+
+
+def _period_doings(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
+    """``features.period_doings`` (after ``period_activity``): "What did I do last weekend?" asks what
+    the caller DID then. The caller's own turn told then ("Rode the Kashubian lakes loop on
+    Saturday") covers all the question asks once the period's words are gone: it answers, though it
+    shares no word with them. A stated fact answers only when it tells the caller acting (a clause
+    opening with I or we) and was told or dated then as an event (``decision.said_in`` without the
+    rule that any link of a slot with a history is timed): a value recorded then ("My HbA1c came
+    back at 41", "My gas bill for May was 64 euros", a refinanced loan's new rate) is no doing. Runs
+    only on an activity question, as ``period_activity`` does."""
+    if not period or not asked_terms <= _ACTIVITY_TERMS or not _FIRST_PERSON.search(request.text):
+        return
+    for match in found:
+        record = match.record
+        if not match.support:
+            continue
+        if record["kind"] == "episode":
+            match.coverage = max(match.coverage, min(match.support, 1.0))
+            continue
+        unchained = dict(record, supersession={"supersedes": [], "superseded_by": None})
+        if not (_FIRST_ACTOR.search(record["statement"]) and decide_mod.said_in(unchained, period, standing=False,
+                                                                                 dated=True)):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
 
 
 def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,
