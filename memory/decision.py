@@ -1119,6 +1119,31 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
     return best_support >= support_ratio * max((m.coverage if m.stated is None else m.stated) for m in evidence)
 
 
+# ``features.stated_years``: a year a record names in its own words
+_STATED_YEAR = Lazy(r"\b(?:19|20)\d\d\b")
+
+
+def year_answers(evidence: list[Match], question: str, min_coverage: float) -> list[Match] | None:
+    """``features.stated_years``: the answers to a question naming a year ("How many km did I cycle
+    in 2023?", "What was my salary in 2024?") when some sufficient ones state that year in their own
+    words ("I cycled 4,900 km in 2023."): those, in their order; the rest — another year's total, a
+    fact that merely held then ("My FTP on the bike is 210 watts") — are context, not the answer.
+    None when the question names no year or no answer states it (the year then only sets the
+    instant: ``question_time``)."""
+    years = {found.group("year") for found in _YEAR.finditer(question)}
+    if not years:
+        return None
+    stating = [m for m in evidence if m.sufficient(min_coverage)
+               and not years.isdisjoint(_STATED_YEAR.findall(m.record["statement"]))]
+    return stating or None
+
+
+def answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,
+                   historical_negatives: bool = False, replaced_historical: bool = False) -> str:
+    """``_answered_state``, for an answer whose evidence a later reading narrowed (``year_answers``)."""
+    return _answered_state(evidence, now, stated_negatives, historical_negatives, replaced_historical)
+
+
 def _answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,
                     historical_negatives: bool = False, replaced_historical: bool = False) -> str:
     """The state of an answer. ``stated_negatives``: a record answers as a negative only when its

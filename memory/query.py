@@ -312,6 +312,13 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 question=request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting),
                                 sureness_margin=retrieval.decision.get("sureness_margin"))
+    if retrieval.feature("stated_years") and verdict.evidence:
+        stating = decide_mod.year_answers(verdict.evidence, request.text, retrieval.decision["min_coverage"])
+        if stating is not None:   # "in 2023": the record stating 2023 answers, the rest are context
+            verdict.evidence = stating
+            verdict.knowledge_state = decide_mod.answered_state(
+                stating, now, retrieval.feature("stated_negatives"), retrieval.feature("historical_negatives"),
+                retrieval.feature("replaced_historical"))
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"),
