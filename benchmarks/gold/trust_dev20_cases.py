@@ -106,8 +106,9 @@ STORES = [
         ("What is my FTP?", V, None, ["tx-ftp2"], ["tx-ftp"], [], None, AT, "B1 twin: today's value"),
         ("What did I do last weekend?", V, None, ["tx-t-kashuby"], ["tx-rhr"], [], None, AT,
          "B2: the heart rate recorded on Saturday is no activity; the Saturday ride is"),
-        ("Where did I ride last Saturday?", V, None, ["tx-t-kashuby"], ["tx-rhr", "tx-club"], [], None, AT,
-         HB + "B2 variant: 'last Saturday'"),
+        ("Where did I ride last Saturday?", V, None, ["tx-t-kashuby"], ["tx-rhr"], ["tx-club"], None, AT,
+         HB + "B2 variant: 'last Saturday' (the standing club fact, first written forbidden, is a hard negative: "
+         "it holds every asked term and held then, which features.period_needs_time lets answer)"),
         ("How many km did I cycle in 2023?", V, None, ["tx-km23"], ["tx-ftp"], ["tx-km24"], None, AT,
          "B3: the record stating 2023 first, 2024's is context; the FTP held then is no distance"),
         ("How many km did I cycle in 2024?", V, None, ["tx-km24"], ["tx-ftp"], ["tx-km23"], None, AT,
