@@ -180,6 +180,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
+    asked_first: str | None = None   # the caller's scope's question without its time words
     periods = retrieval.feature("question_periods")
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
     months = periods and retrieval.feature("named_months")
@@ -224,6 +225,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                      for c in result.candidates]) if period else False
         asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
             if retrieval.feature("follow_supersession") else request.text
+        asked_first = asked if asked_first is None else asked_first
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
@@ -309,7 +311,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 historical_negatives=retrieval.feature("historical_negatives"),
                                 replaced_historical=retrieval.feature("replaced_historical"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
-                                question=request.text, caller=request.user,
+                                # ``missing_without_time``: "last year", "in 2021" set when; never missing
+                                question=asked_first if asked_first and retrieval.feature("missing_without_time")
+                                else request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting),
                                 sureness_margin=retrieval.decision.get("sureness_margin"))
     if retrieval.feature("stated_years") and verdict.evidence:

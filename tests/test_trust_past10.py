@@ -19,6 +19,7 @@ import pytest
 from memory import decision, planner
 from memory.benchmark import gold
 from helpers import gold_case_with
+from memory.store import Store
 
 GOLD = Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
 CASES = {c["case_id"]: c for name in ("trust-dev20.jsonl", "trust-dev17.jsonl")
@@ -97,3 +98,27 @@ def test_event_words():
     assert decision.event_words("What was my salary before tax?") is None        # a bare word
     assert decision.event_words("Where did I live before 2020?") is None         # a date
     assert decision.event_words("Where did I live before I moved?") is None      # a change verb: closing rule
+
+
+# -- missing_without_time: the words that say when are never what is missing ------------------------
+
+def test_an_unknowns_missing_words_leave_out_the_period():
+    case = dict(CASES["gold_trust_2018"])
+
+    def missing(off: str = "") -> str:
+        answers = []
+        query_fn = gold._default_query_fn()
+
+        def recording(store, request):
+            answer = query_fn(store, request)
+            answers.append(answer)
+            return answer
+        from memory.policy import load_policies
+        policies = load_policies()
+        for key in filter(None, off.split(",")):
+            policies.retrieval.data["features"][key] = False
+        gold.run_case(case, query_fn=recording,
+                      store_factory=lambda root, clock: Store.create(root, clock=clock, policies=policies))
+        return " ".join(answers[0]["missing_conditions"])
+    assert missing().endswith("covers: far, swim")
+    assert "last" in missing(off="missing_without_time")
