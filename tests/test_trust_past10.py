@@ -83,6 +83,18 @@ def test_light_act_readings():
     assert planner.states_light_act("We visited Mallorca last year.", asked)
 
 
+# -- stated_years: the record stating the year asked answers, the rest are context ------------------
+
+def test_the_record_stating_the_year_answers():
+    assert passes("gold_trust_2006")
+    assert not passes("gold_trust_2006", off="stated_years")
+
+
+@pytest.mark.parametrize("case_id", ["gold_trust_2024", "gold_trust_2009"])
+def test_a_year_stated_in_the_question_keeps_other_answers(case_id):
+    assert passes(case_id)
+
+
 # -- a word count does not glue to a unit: "I am 29" states no distance ------------------------------
 
 def test_an_age_states_no_distance():
