@@ -429,6 +429,21 @@ def _named_link(words: frozenset[str] | None, links: list[dict]) -> dict | None:
     return holding[0] if len(holding) == 1 else None
 
 
+def event_words(question: str) -> frozenset[str] | None:
+    """``features.before_events``: the words after "before" in a question in the past tense when they
+    tell an event in two words or more ("before I got fitter", "before the diet", "before the
+    landlord put it up"), not a date, a change verb (``_BEFORE_CHANGE``) or a bare word ("before
+    tax", "before Christmas"); None otherwise. Where they name no link of a slot with a history
+    (``_named_link``), the question asks the link before the current one."""
+    if not _PAST.search(question):
+        return None
+    named = _named_words(question)
+    found = _BEFORE_WORDS.search(question)
+    if not named or found is None or len(re.findall(r"\w+", found.group(1))) < 2:
+        return None
+    return named
+
+
 def question_instant(question: str, as_of: str, periods: bool = False,
                      closing_before: bool = False, months: bool = False) -> tuple[str, bool]:
     """``question_time`` without the rest of the question."""
@@ -437,7 +452,7 @@ def question_instant(question: str, as_of: str, periods: bool = False,
 
 
 def question_rest(question: str, as_of: str, records, *, periods: bool = False, closing_before: bool = False,
-                  named_values: bool = False, months: bool = False) -> str:
+                  named_values: bool = False, months: bool = False, before_events: bool = False) -> str:
     """The question without the words that say when (``question_time``), which set the instant a
     keyed record is judged at. ``named_values`` (``features.named_before``): "before Leeds" too,
     when Leeds names one link of a memory_key slot with a history (``_named_link``): the value the
@@ -452,6 +467,26 @@ def question_rest(question: str, as_of: str, records, *, periods: bool = False, 
             without = " ".join(_BEFORE_WORDS.sub(" ", rest).split())
             # "What did I do before Acme?" asks nothing else: the value stays its only words
             rest = without if tokenize(without) else rest
+            return rest
+    if before_events and event_words(question):
+        rest = _event_rest(rest, records)
+    return rest
+
+
+def _event_rest(rest: str, records) -> str:
+    """``features.before_events``: the question without "before <event>" when what is left is about a
+    memory_key slot with a history (it shares a term with one of its links or its key): the event
+    dates the value asked ("What was my weight before the diet?"), it is not asked about."""
+    without = " ".join(_BEFORE_WORDS.sub(" ", rest).split())
+    asked = set(tokenize(without))
+    if not asked:
+        return rest
+    keyed_slots = getattr(records, "keyed_slots", None)
+    slots = keyed_slots() if keyed_slots is not None else _keyed_slots(records.values())
+    for key, links in slots.items():
+        if len(links) > 1 and any(not asked.isdisjoint(tokenize(link["statement"] + " " + key.replace(".", " ")
+                                                                  .replace("_", " "))) for link in links):
+            return without
     return rest
 
 
@@ -476,7 +511,7 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                         named_values: bool = False, later_values: bool = False, value_bridge: bool = False,
                         asked_things: frozenset[str] | None = None,
                         holders: Callable[[str], list[str]] | None = None, months: bool = False,
-                        current_values: bool = False) -> list[Match]:
+                        current_values: bool = False, before_events: bool = False) -> list[Match]:
     """A match on a record of a memory_key slot (or a supersession chain) answers with the link
     of that slot valid when the question asks about (``question_instant``): the successor of a
     retired record, through any number of updates (A -> B -> C answers C), or the link valid in
@@ -501,6 +536,7 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
     value only the current link holds is answered by that link (``_current_named``)."""
     asked_instant, asked_before = question_instant(question, as_of, periods, closing_before, months)
     named = _named_words(question)
+    events = event_words(question) if before_events else None
     past_named = _past_named_words(question) if past_values and not named and not asked_before \
         and asked_instant == as_of else None
     now_named = _past_named_words(question) if current_values and asked_before and not named else None
@@ -529,6 +565,8 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
             if named_values:
                 slot_links |= {one["id"] for one in links}
                 dated_by = named
+        elif events and len(links) > 1:
+            before = True   # "before I got fitter": an event no link names; the link before the current one
         if len(links) < 2:
             if instant != as_of and not _start_unknown(record, match.created_at, instant):
                 match.valid_at = instant  # "in 2021": the lease that held 2020-2022 answers, historical
@@ -1118,6 +1156,31 @@ def _uncontested(evidence: list[Match], support_ratio: float) -> bool:
             (1.0 if m.deferred("stated") else m.coverage if m.stated is None else m.stated) for m in evidence):
         return True
     return best_support >= support_ratio * max((m.coverage if m.stated is None else m.stated) for m in evidence)
+
+
+# ``features.stated_years``: a year a record names in its own words
+_STATED_YEAR = Lazy(r"\b(?:19|20)\d\d\b")
+
+
+def year_answers(evidence: list[Match], question: str, min_coverage: float) -> list[Match] | None:
+    """``features.stated_years``: the answers to a question naming a year ("How many km did I cycle
+    in 2023?", "What was my salary in 2024?") when some sufficient ones state that year in their own
+    words ("I cycled 4,900 km in 2023."): those, in their order; the rest — another year's total, a
+    fact that merely held then ("My FTP on the bike is 210 watts") — are context, not the answer.
+    None when the question names no year or no answer states it (the year then only sets the
+    instant: ``question_time``)."""
+    years = {found.group("year") for found in _YEAR.finditer(question)}
+    if not years:
+        return None
+    stating = [m for m in evidence if m.sufficient(min_coverage)
+               and not years.isdisjoint(_STATED_YEAR.findall(m.record["statement"]))]
+    return stating or None
+
+
+def answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,
+                   historical_negatives: bool = False, replaced_historical: bool = False) -> str:
+    """``_answered_state``, for an answer whose evidence a later reading narrowed (``year_answers``)."""
+    return _answered_state(evidence, now, stated_negatives, historical_negatives, replaced_historical)
 
 
 def _answered_state(evidence: list[Match], now: str, stated_negatives: bool = False,

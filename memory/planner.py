@@ -1304,6 +1304,53 @@ def holds_act(statement: str, verb: frozenset[str], things: frozenset[str], form
     if forms:
         held = held | frozenset(base_term(t) for t in held)
     return verb <= held and (not things or not things.isdisjoint(held))
+# ``light_acts`` (issue 13, session 10): a yes/no question asking with an aspect word whether a light
+# verb's act goes on or ever happened ("Do I still go to Mallorca?", "Do I ever take the ferry to
+# Plentzia?") names its act by that verb and a place or thing: a record states the act when it holds
+# the verb itself in any form ("I go to the txoko every Thursday", "went") or, for going, says it with
+# a verb of its own before "to" the place ("I ride out to Sopot", "Drove to Mundaka"), not a noun
+# ("the ferry to Mallorca", "my trip to"), or visits it. Only naming the place says nothing of going.
+_GOING_VERBS = frozenset(("go",))
+_VERB_TO = _Lazy(r"(?i)(?:^|(?<![\w'-])(?!(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|every|each|"
+                 r"some|any|no|\d[\w,.]*)\s)[^\W\d_][\w'-]*\s+)"
+                 r"(?!(?:the|a|an|my|our|your|his|her|their|its|this|that)\b)"
+                 r"[^\W\d_][\w'-]*\s+(?:(?:out|over|down|up|back|across|round|off)\s+)?(?:to|into)\b([^.;!?]*)")
+_VISITS = _Lazy(r"(?i)\b(?:visit|visits|visited|visiting|been\s+to|stay(?:s|ed|ing)?\s+(?:in|at))\b([^.;!?]*)")
+
+
+def asked_light_act(question: str, forms: bool = True) -> tuple[str, frozenset[str]] | None:
+    """``light_acts``: (the light verb's term, the terms of what it acts on) of a yes/no question
+    asking with an aspect word (still, ever, anymore …: ``_ASPECT``) whether a light verb's act goes
+    on ("Do I still go to Mallorca?" -> ("go", {mallorca})); None for any other question."""
+    if not _ASPECT.search(question):
+        return None
+    found = _ASKED_ACT.match(without_aspect(question).replace("\u2019", "'"))
+    if not found:
+        return None
+    verb = [base_term(t) for t in tokenize(found.group(1))]
+    if len(verb) != 1 or verb[0] not in _LIGHT_VERBS and verb[0] not in ("go", "take"):
+        return None
+    things = asked_act(without_aspect(question), forms)[1]
+    return (base_term(verb[0]), things) if things else None
+
+
+def states_light_act(statement: str, light: tuple[str, frozenset[str]], forms: bool = True) -> bool:
+    """``light_acts``: whether a statement states the act ``asked_light_act`` read: it holds the light
+    verb in any form, or, for going, a verb of its own before "to" the thing ("I ride out to Sopot")
+    or a visit of it, the thing among the words that follow."""
+    verb, things = light
+    held = frozenset(tokenize(statement))
+    if verb in held or verb in {base_term(t) for t in held}:
+        return True
+    if verb not in _GOING_VERBS:
+        return False
+    text = statement.replace("\u2019", "'")
+    for hit in list(_VERB_TO.finditer(text)) + list(_VISITS.finditer(text)):
+        if not things.isdisjoint(tokenize(hit.group(1))):
+            return True
+    return False
+
+
 # ``occupation_reading`` (issue 13, session 9): "What does my uncle do?" asks his work as "What does
 # my uncle do for a living?" does, and a clause saying what someone teaches, runs or started at
 # says it in other words than a job's ("My uncle Rafael teaches geography", "Ana runs a small
@@ -1681,6 +1728,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         own_relations = own_relations | frozenset().union(*(_relation_others(t, features("relation_lexicon"))
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
+    light = asked_light_act(question, forms) if features("light_acts") else None
 
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
@@ -1766,6 +1814,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if aged is not None and not states_age_of(space.records[record_id]["statement"], aged, own,
                                                   _first_person_of(space, record_id, own), links):
             return 0.0   # ``age_subjects``: "I am 41" is not the dog's age, "My dog is a dachshund" none
+        if light and not states_light_act(space.records[record_id]["statement"], light, forms):
+            return 0.0   # ``light_acts``: "the ferry to Mallorca costs …" states no going there
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said and not (asked_name and said <= asked_name):
@@ -1969,6 +2019,9 @@ def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], 
 # and ``number_answers`` are three of them; those keys still decide their own support.
 _COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
           r"thirty|forty|fifty|sixty|hundred|thousand|half|a\s+few|few|several|a\s+couple\s+of|couple\s+of)")
+# a count before its unit: digits may touch it ("5km"), a word may not ("a" + "m" is "am": "I am 29
+# years old" states no distance, "I am" no duration)
+_COUNT_UNIT = r"(?:\d[\d.,]*[\s-]*|(?:" + _COUNT[len("(?:\\d[\\d.,]*|"):] + r"[\s-]+)"
 _ASKED_VALUES = (
     ("distance", _Lazy(r"(?i)^\W*how\s+far\b")),
     # "how many times" counts events, which a record need not state as a frequency: not read here
@@ -1991,8 +2044,8 @@ _FORM_WORDS_TEXT = {"distance": "far", "frequency": "often frequently", "amount"
 _FORM_WORDS = {"distance": frozenset(("far",)), "frequency": frozenset(("often", "frequent")),
                "amount": frozenset(("much",)), "duration": frozenset(("long",)), "clock": frozenset(("time",))}
 _STATED_VALUES = {
-    "distance": _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
-                           r"feet|foot|ft|blocks?|steps|stops)\b|\b" + _COUNT + r"[\s-]*(?:minutes?|mins?|hours?|hrs?)"
+    "distance": _Lazy(r"(?i)\b" + _COUNT_UNIT + r"(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+                           r"feet|foot|ft|blocks?|steps|stops)\b|\b" + _COUNT_UNIT + r"(?:minutes?|mins?|hours?|hrs?)"
                            r"['\u2019]?\s+(?:walk|drive|ride|away|by\s+\w+|on\s+foot|from)\b|\b(?:next\s+door|"
                            r"around\s+the\s+corner|down\s+the\s+road|across\s+the\s+(?:street|road)|not\s+far|far\s+away|"
                            r"a\s+long\s+way|nearby|close\s+by|(?:within\s+)?walking\s+distance)\b"),
@@ -2006,7 +2059,7 @@ _STATED_VALUES = {
                          r"percent|dozen|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                          r"twenty|thirty|forty|fifty|hundred|thousand|million)\b|(?<![\w-])\d(?![\d-]*\s*(?:st|nd|rd|"
                          r"th)\b)"),
-    "duration": _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
+    "duration": _Lazy(r"(?i)\b" + _COUNT_UNIT + r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|"
                            r"fortnights?|months?|years?|decades?|km|kilomet(?:re|er)s?|miles?|metres?|meters?|m|"
                            r"feet|foot|ft|pages?|episodes?)\b|\b(?:since|ages|overnight|all\s+(?:day|night|week))\b"),
     "clock": _Lazy(r"(?i)\b\d{1,2}(?:[:.h]\d\d)\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)(?!\w)|\b(?:noon|"
@@ -2061,7 +2114,7 @@ def states_value(kind: str, statement: str) -> bool:
 
 
 # ``value_units``: a distance counted in the lengths or laps of a pool or a track ("I swim 40 lengths")
-_COUNTED_DISTANCE = _Lazy(r"(?i)\b" + _COUNT + r"[\s-]*(?:lengths|laps|lap|length|circuits|rounds|loops)\b")
+_COUNTED_DISTANCE = _Lazy(r"(?i)\b" + _COUNT_UNIT + r"(?:lengths|laps|lap|length|circuits|rounds|loops)\b")
 
 
 def states_value_read(kind: str, statement: str, units: bool) -> bool:
@@ -2132,7 +2185,7 @@ def _asks_price(question: str) -> bool:
     return bool(_PRICE_WORDS.search(question))
 # a number that is no amount: a year ("a 2017 Ford"), a distance or a duration ("450 km on a charge")
 _NOT_AMOUNTS = _Lazy(r"(?i)(?<![$€£¥\d])\b(?:19|20)\d\d\b(?!\s*(?:euros?|eur|dollars?|usd|pounds?|gbp|francs?|quid|"
-                     r"bucks))|\b" + _COUNT + r"[\s-]*(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
+                     r"bucks))|\b" + _COUNT_UNIT + r"(?:km|kms|kilomet(?:re|er)s?|mi|miles?|metres?|meters?|m|yards?|"
                      r"feet|ft|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|lengths?|laps?)\b")
 
 

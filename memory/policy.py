@@ -124,6 +124,11 @@ ADDED_KEYS = {
         ("features", "aspect_words"): False,       # still/ever/now counted as words a record must hold
         ("features", "asked_head"): False,         # "What shift did I work?" answered by a record sharing the verb
         ("features", "current_values"): False,     # "Did I use to drive a Kia?" answered by the car before the Kia
+        ("features", "missing_without_time"): False,   # 'last' of 'last year' was named as missing
+        ("features", "stated_years"): False,   # 'in 2023' cited another year's total and a fact held then
+        ("features", "period_doings"): False,   # a value recorded last week answered 'What did I do last week?'
+        ("features", "before_events"): False,   # 'before I got fitter' answered with today's value
+        ("features", "light_acts"): False,   # "Do I still go to Mallorca?" answered by a turn only naming Mallorca
         ("features", "past_values"): False,   # a past question naming an older value was answered by the successor
         ("features", "named_before"): False,   # 'before Leeds' counted Leeds as what is asked
         ("features", "closing_before"): False,   # 'before' closing a question was no past

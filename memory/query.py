@@ -181,6 +181,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
+    asked_first: str | None = None   # the caller's scope's question without its time words
     periods = retrieval.feature("question_periods")
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
     months = periods and retrieval.feature("named_months")
@@ -227,6 +228,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                      for c in result.candidates]) if period else False
         asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
             if retrieval.feature("follow_supersession") else request.text
+        asked_first = asked if asked_first is None else asked_first
         if asked != request.text:
             # the words that say when ("in 2021", "previous") set the instant a keyed record is
             # judged at (``follow_supersession``), as --as-of does: it need not hold them. An
@@ -290,6 +292,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 match.defer(candidate.record_id, measured[0], measured[1], None if silenced else measured[2],
                             measured[3])
             found.append(match)
+        # ``period_doings`` reads the support of every match, on an activity question only ("What did I
+        # do last weekend?"): the other tests of the period run when a support is first read (``_ReadTests``)
+        if retrieval.feature("period_doings") and retrieval.feature("period_activity"):
+            _period_doings(found, request, framed and period, asked_terms)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -301,7 +307,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    value_bridge=retrieval.feature("value_bridge"),
                                                    asked_things=keyed_things, holders=space.index.holders,
                                                    months=months,
-                                                   current_values=retrieval.feature("current_values"))
+                                                   current_values=retrieval.feature("current_values"),
+                                                   before_events=retrieval.feature("before_events"))
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -320,9 +327,18 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                 historical_negatives=retrieval.feature("historical_negatives"),
                                 replaced_historical=retrieval.feature("replaced_historical"),
                                 scope_label=f"user:{request.user}", query_terms=terms,
-                                question=request.text, caller=request.user,
+                                # ``missing_without_time``: "last year", "in 2021" set when; never missing
+                                question=asked_first if asked_first and retrieval.feature("missing_without_time")
+                                else request.text, caller=request.user,
                                 covered=_held_in(read, as_of, now, store.policies.forgetting),
                                 sureness_margin=retrieval.decision.get("sureness_margin"))
+    if retrieval.feature("stated_years") and verdict.evidence:
+        stating = decide_mod.year_answers(verdict.evidence, request.text, retrieval.decision["min_coverage"])
+        if stating is not None:   # "in 2023": the record stating 2023 answers, the rest are context
+            verdict.evidence = stating
+            verdict.knowledge_state = decide_mod.answered_state(
+                stating, now, retrieval.feature("stated_negatives"), retrieval.feature("historical_negatives"),
+                retrieval.feature("replaced_historical"))
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"),
@@ -589,6 +605,34 @@ def _activity_support(request: QueryRequest, period, asked_terms: frozenset[str]
     return raises
 
 
+# ``features.period_doings``: a stated fact saying what the caller did opens a clause with I or we
+_FIRST_ACTOR = planner._Lazy(r"(?:^|[.;!?]\s+|,\s+(?:and|then)\s+)(?:I|We)(?:\b|')")
+
+
+def _period_doings(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
+    """``features.period_doings`` (after ``period_activity``): "What did I do last weekend?" asks what
+    the caller DID then. The caller's own turn told then ("Rode the Kashubian lakes loop on
+    Saturday") covers all the question asks once the period's words are gone: it answers, though it
+    shares no word with them. A stated fact answers only when it tells the caller acting (a clause
+    opening with I or we) and was told or dated then as an event (``decision.said_in`` without the
+    rule that any link of a slot with a history is timed): a value recorded then ("My HbA1c came
+    back at 41", "My gas bill for May was 64 euros", a refinanced loan's new rate) is no doing. Runs
+    only on an activity question, as ``period_activity`` does."""
+    if not period or not asked_terms <= _ACTIVITY_TERMS or not _FIRST_PERSON.search(request.text):
+        return
+    for match in found:
+        record = match.record
+        if not match.support:
+            continue
+        if record["kind"] == "episode":
+            match.coverage = max(match.coverage, min(match.support, 1.0))
+            continue
+        unchained = dict(record, supersession={"supersedes": [], "superseded_by": None})
+        if not (_FIRST_ACTOR.search(record["statement"]) and decide_mod.said_in(unchained, period, standing=False,
+                                                                                 dated=True)):
+            match.support, match.stated, match.swapped = 0.0, 0.0, None
+
+
 def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,
                 members: bool = False) -> list:
     """``features.typed_evidence_order``: the evidence of an answer, first the records that answer
@@ -686,7 +730,8 @@ def _held_in(read: list, as_of: str, now: str, forgetting) -> Callable[[str], bo
 def _without_time(question: str, as_of: str, records, retrieval, periods: bool = False, months: bool = False) -> str:
     rest = decide_mod.question_rest(question, as_of, records, periods=periods,
                                     closing_before=retrieval.feature("closing_before"),
-                                    named_values=retrieval.feature("named_before"), months=months)
+                                    named_values=retrieval.feature("named_before"), months=months,
+                                    before_events=retrieval.feature("before_events"))
     return rest if rest.strip(" ?!.") else question
 
 
