@@ -154,3 +154,20 @@ def test_the_console_entry_is_the_fast_path_for_a_query_and_click_for_the_rest(r
     assert exited.value.code == 0 and declined
     # the root group to every other caller
     assert cli.main.name == cli_root.main.name and "query" in cli.main.commands
+
+
+@pytest.mark.parametrize("extra", [["--json"], [], ["--json", "--as-of", "not a date"], ["--as-of", "not a date"]])
+def test_a_query_process_ends_as_clicks_does(root, extra):
+    """``python -m memory`` (the fast path, ending with ``os._exit`` after the exit handlers and a
+    flush) against click's ``query`` run as a process: the same stdout, stderr and exit status."""
+    import subprocess
+
+    from helpers import cli_env
+    from memory.paths import PROJECT_ROOT
+    line = ["--store", root, "query", "where does the user live?", "--user", "u1", *extra]
+    click_code = "import sys; from memory.cli_root import main; sys.argv[0] = 'memory'; main()"
+    fast, slow = (subprocess.run(command + line, env=cli_env(NOW), cwd=str(PROJECT_ROOT), capture_output=True,
+                                 timeout=120)
+                  for command in ([sys.executable, "-m", "memory"], [sys.executable, "-c", click_code]))
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert fast.stdout or fast.stderr
