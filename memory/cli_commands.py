@@ -1,7 +1,7 @@
-"""Every command of the command line but ``query`` (``memory.cli``: the root group, the shared
+"""Every command of the command line but ``query`` (``memory.cli_root``: the root group, the shared
 plumbing and ``memory query``). Imported by the root group when a command line names one of
 these commands or asks for the list, never by a ``memory query`` process: its definitions add
-each command to ``memory.cli.main``.
+each command to ``memory.cli_root.main``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import click
 
 from . import api
 from . import vocabulary as V
-from .cli import _emit, _open_store, _printable, _progress, _run, json_option, main, user_option
+from .cli_root import _emit, _open_store, _printable, _progress, _run, json_option, main, user_option
 from .errors import GateError, InputError, UsageError
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable  # not typing's: importing typing cost a `memory query` process ~3-4 ms
 
 from .jsonio import loads_trusted
 from .lifecycle import ScopeState
@@ -22,6 +22,7 @@ from .retrieval.index import ScopeIndex
 from .retrieval.temporal import date_words, relative_date_words
 from .store import CACHE_BUDGET as BUDGET, Appended, CurrentView, Store, Tail
 
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from .retrieval import dense
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import tempfile
 import unicodedata
 from pathlib import Path
 
@@ -265,6 +264,8 @@ def atomic_write(path: Path, data: bytes) -> None:
 
     A crash before the rename leaves the temporary (``is_temporary``): the store's next writer
     of that folder and ``doctor --repair`` remove it."""
+    import tempfile   # here: a read-only process (`memory query`) never writes, and tempfile imports
+    # shutil, random, bz2 and lzma (~3 ms of its start-up)
     path = Path(path)
     private_mkdir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX)

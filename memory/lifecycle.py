@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
 from .errors import InputError, NotFoundError, RefusedError
 from .records import (SCHEMA_VERSION, next_revision, normalize_value, record_id_for, seal,
                       tombstone_hash)
 
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing (~3-4 ms of a query process)
 if TYPE_CHECKING:  # a read never admits an envelope: it need not import admission
     from .envelope import Admitted
 

@@ -48,6 +48,29 @@ def test_a_query_process_imports_neither_jsonschema_nor_other_stemmers(tmp_path)
     assert "snowballstemmer" not in modules  # the package's __init__ never ran
 
 
+def test_a_query_process_imports_neither_click_nor_typing(tmp_path):
+    """The console entry answers a query without click (``memory.cli``: ~11 ms of a query process,
+    more with what click imports), and the read path's modules take their annotations' names from
+    ``collections.abc`` (importing ``typing`` cost ~3-4 ms); the store's write-side names are
+    imported when first asked for (``memory.store.__getattr__``)."""
+    import site
+
+    store = make_store(tmp_path / "store")
+    store.mutate(add_env("Alice lives in Berlin and works as a translator", "user.city", "t1"))
+    # without ``site``'s ``.pth`` hooks (this machine's import typing themselves), its site-packages on the path
+    script = "import sys; sys.path[1:1] = __import__('json').loads(sys.argv.pop(1))\n" + QUERY_PROCESS
+    done = subprocess.run([sys.executable, "-S", "-c", script, json.dumps([str(PROJECT_ROOT), *site.getsitepackages()]),
+                           str(store.root), "Where does Alice live?"],
+                          env=cli_env(NOW), cwd=str(PROJECT_ROOT), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer, modules = done.stdout.splitlines()
+    answer, modules = json.loads(answer), json.loads(modules.removeprefix("MODULES "))
+    assert answer["knowledge_state"] == "VERIFIED" and answer["evidence"]
+    assert not [m for m in modules if m == "click" or m.startswith("click.")]
+    assert "typing" not in modules and "memory.cli_root" not in modules
+    assert "memory.store.interface" not in modules
+
+
 def test_a_query_process_does_not_load_the_credential_screen(tmp_path):
     """The screen is the write side's (``envelope`` admits, a refusal never echoes a secret): its
     ~24 patterns cost every query process ~5 ms of ``re.compile`` at import."""

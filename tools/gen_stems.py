@@ -44,6 +44,7 @@ def table_texts() -> list[str]:
         texts += [entry.get("names", ""), entry.get("members", "")]
     for group in raw["relations"]:
         texts += [group.get("general", ""), group.get("specific", ""), group.get("states", "")]
+    texts.append(raw.get("amounts", {}).get("words", ""))   # the things an amount is of: ~40 words a money question stemmed
     for module in (planner, decision, lexicon):
         for name, value in sorted(vars(module).items()):
             if name.endswith("_TEXT"):

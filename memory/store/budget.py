@@ -22,7 +22,7 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable  # not typing's: importing typing cost a `memory query` process ~3-4 ms
 
 from ..errors import UsageError
 
