@@ -1603,6 +1603,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
         share_in = _occupation_share(share_in, space, occupation)
+    if features("age_search") and features("age_subjects") and asked_age_subject(question, caller) is not None:
+        share_in = _age_share(share_in, space)   # ``age_search``: "I turned 61" holds the "old" asked
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -1671,6 +1673,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         own_relations = own_relations | frozenset().union(*(_relation_others(t, features("relation_lexicon"))
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
+    name_of = asked_name_subject(question, caller) if features("name_subjects") else None
 
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
@@ -1756,6 +1759,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if aged is not None and not states_age_of(space.records[record_id]["statement"], aged, own,
                                                   _first_person_of(space, record_id, own), links):
             return 0.0   # ``age_subjects``: "I am 41" is not the dog's age, "My dog is a dachshund" none
+        if name_of is not None and not states_name_of(space.records[record_id]["statement"], name_of):
+            return 0.0   # ``name_subjects``: "My name is Moira" is not the boat's name, "My collie ..." none
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said and not (asked_name and said <= asked_name):
@@ -1928,6 +1933,49 @@ def asked_age_subject(question: str, caller: str = "") -> frozenset[str] | None:
     return terms if terms else frozenset()
 
 
+# ``age_search`` (issue 13, session 10, kin10): an age question finds the statements of an age, which
+# share no word with it ("How old am I?" / "I turned 61 in March", "I'm 67." kept under user.age): the
+# words an age is told with, and the key's "age"
+_AGE_SEARCH_TEXT = "age aged old turned turn turns birthday born years"
+_AGE_SEARCH = ("age", "age", "old", "turn", "turn", "turn", "birthday", "born", "year")
+
+
+_AGE_ASKED_TEXT = "old age"
+_AGE_ASKED = frozenset(("old", "age"))
+
+
+def _age_share(share_in: Callable[[frozenset[str], str], float],
+               space: SearchSpace) -> Callable[[frozenset[str], str], float]:
+    """``age_search``: ``share_in`` with the "old"/"age" of an age question held by a record stating an
+    age (``_STATES_AGE``: "I turned 61 in March", "I'm 67."); whose age it is, ``states_age_of`` decides."""
+    def shared(held: frozenset[str], record_id: str) -> float:
+        if _STATES_AGE.search(space.records[record_id]["statement"].replace("\u2019", "'")):
+            held = held | _AGE_ASKED
+        return share_in(held, record_id)
+    return shared
+
+
+def age_candidates(space: SearchSpace, question: str, caller: str, settings: dict, covers: Callable,
+                   found: list, steps: list) -> list:
+    """``age_search``: for a question asking an age (``asked_age_subject``), the records a search for
+    the words an age is told with finds, after every match (what was found, and its order, is
+    unchanged), covering the question with its "old"/"age" held when they state an age; whose age
+    they state stays ``age_subjects``' business in the decision."""
+    if asked_age_subject(question, caller) is None:
+        return []
+    terms = sorted(set(_AGE_SEARCH))
+    hits = space.search(terms, settings["candidates_per_search"])
+    steps.append({"action": "search", "kind": "age", "terms": terms, "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def coverage(record_id: str) -> float:
+        if _STATES_AGE.search(space.records[record_id]["statement"].replace("\u2019", "'")):
+            return max(covers(record_id), share(space.term_set(record_id) | _AGE_ASKED))
+        return covers(record_id)
+    return [Candidate(rid, 0.0, 0.0, coverage(rid)) for rid, _ in hits if rid not in seen]
+
+
 def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], first: frozenset[str],
                   links: dict[str, frozenset[str]]) -> bool:
     """``age_subjects``: whether a statement states the age of ``subject`` (``asked_age_subject``).
@@ -1950,6 +1998,71 @@ def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], 
     if len(firsts) == len(claims):
         return False   # only the owner's age: "I am 41" for "my dog"
     return not wanted.isdisjoint(tokenize(text))
+
+
+# ``name_subjects`` (issue 13, session 10, kin10): whose name a question asks ("What is my boat's
+# name?", "What's my granddaughter called?", "What is the name of Dario's wife?", "What is my name?"),
+# and whether a record names them: the owner's "My name is Moira" names the owner only, and a record
+# about the thing that names nothing ("My collie sleeps by the stove") does not name it
+_ASKS_NAME_OF = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:(?P<of>.+?)(?:'s|s')\s+(?:\w+\s+)?names?"
+                      r"|the\s+(?:\w+\s+)?names?\s+of\s+(?P<the>.+?)|(?P<called>.+?)\s+(?:called|named))\s*[?.!]*\s*$")
+_ASKS_OWN_NAME = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was)\s+(?:my|the\s+user's)\s+(?:\w+\s+)?name\s*[?.!]*\s*$")
+# the owner's own name stated: "My name is Moira", "The user's full name is ...", "I'm called Mo"
+_OWNER_NAME_CLAIM = _Lazy(r"(?i)\b(?:my|(?:the\s+)?user's)\s+(?:\w+\s+)?name\s+(?:is|was|'s)\b(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]*)*"
+                          r"|\b(?:i'm|i\s+am|(?:the\s+)?user\s+is|i\s+go)\s+(?:called|named|by)\b(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]*)*")
+_STATES_NAMING = _Lazy(r"(?i)\b(?:called|named|calls|call\s+(?:him|her|it|them)|names?\s+(?:is|was|are|'s))\b")
+# the kinds of a name a question may ask ("my full name", "her maiden name"): no subject
+_NAME_KINDS_TEXT = "full first last middle real maiden nick sur given family birth pet"
+_NAME_KINDS = frozenset(("full", "first", "last", "middl", "real", "maiden", "nick", "sur", "given", "famili", "birth",
+                         "pet"))
+_PLACE_BEFORE_TEXT = "in at on near from to into onto by across around outside inside past via"
+_PLACE_BEFORE = frozenset(_PLACE_BEFORE_TEXT.split())
+_WED_TEXT = "married engaged wed wedded"
+_WED = frozenset(_WED_TEXT.split())
+_NAME_OPENERS = frozenset(("i", "my", "our", "the", "a", "an", "we", "he", "she", "they", "it", "this", "that",
+                           "these", "those", "his", "her", "their", "your", "you", "yes", "no", "oh", "so", "and",
+                           "but", "well", "also", "then", "there", "here", "what", "when", "where", "who"))
+
+
+def asked_name_subject(question: str, caller: str = "") -> frozenset[str] | None:
+    """``name_subjects``: the terms of whose (or what's) name a question asks, empty for the caller's
+    own ("What is my name?"), None when it asks no name."""
+    text = _folded(question.replace("\u2019", "'"))
+    if _ASKS_OWN_NAME.match(text):
+        return frozenset()
+    found = _ASKS_NAME_OF.match(text)
+    if not found:
+        return None
+    subject = found.group("of") or found.group("the") or found.group("called")
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    return frozenset(tokenize(subject)) - own - _NAME_KINDS
+
+
+def states_name_of(statement: str, subject: frozenset[str]) -> bool:
+    """``name_subjects``: whether a statement can state the name ``asked_name_subject`` asks. The
+    owner's name (``subject`` empty) only by the owner's claim ("My name is Moira Fraser."); anyone
+    else's or anything's by a naming word (called, named, "her name is") or a capitalized word that
+    is not a place after a preposition ("My niece Isla ...", "Isla is my niece"), the owner's claim
+    left out: "My name is Moira" names no boat. Whose name it is stays the subject tests' business."""
+    text = statement.replace("\u2019", "'")
+    if not subject:
+        return bool(_OWNER_NAME_CLAIM.search(text))
+    rest = _OWNER_NAME_CLAIM.sub(" ", text)
+    if _STATES_NAMING.search(rest):
+        return True
+    words = [word.strip(",.;:!?()\"") for word in rest.split()]
+    for at, word in enumerate(words):
+        if not word[:1].isupper() or not set(tokenize(word)) - _WHEN_TERMS:
+            continue
+        if at == 0:
+            if word.strip("'").lower() not in _NAME_OPENERS:
+                return True
+            continue
+        before = words[at - 1].lower()
+        # a place after a preposition ("moored at Kessock", "moved to Toronto"), but "married to Agnieszka"
+        if before not in _PLACE_BEFORE or (before == "to" and at > 1 and words[at - 2].lower() in _WED):
+            return True
+    return False
 
 
 # ``typed_answers``: what a question asks for, read from how it is put — a distance ("how far"), a
@@ -4231,6 +4344,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         hits = space.search(members, per_search)
         steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
         candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]
+    if features("age_search") and features("age_subjects"):
+        candidates += age_candidates(space, question, caller, settings, covers, candidates, steps)
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

@@ -93,6 +93,8 @@ ADDED_KEYS = {
         ("features", "age_subjects"): False,   # 'How old is Clover?' (a rabbit) answered by 'The user is 35'
         ("features", "event_questions"): False,   # 'What did my dad do last week?' abstained
         ("features", "turn_relations"): False,   # a friend's 'my brother' in her turn was the caller's brother
+        ("features", "name_subjects"): False,   # 'What is my boat's name?' was answered by 'My name is Moira'
+        ("features", "age_search"): False,   # 'How old am I?' found no 'I turned 61 in March'
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
         ("features", "asked_attributes"): False,   # 'What colour is my van?' was answered by the van's make
         ("features", "value_units"): False,   # '40 lengths of the pool' stated no distance
