@@ -1674,6 +1674,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
     name_of = asked_name_subject(question, caller) if features("name_subjects") else None
+    possessed = features("possessed_names") and named
+    we_turns = features("we_turns") and features("turn_persons")
 
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
@@ -1710,7 +1712,9 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             if forms:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
-                       or (term in referred and term in _antecedent_terms(space, record_id)) for term in required):
+                       or (term in referred and term in _antecedent_terms(space, record_id))
+                       or (we_turns and term in referred and said_as_we(space, record_id, term, speakers))
+                       for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and held.isdisjoint(kin) \
                     and not (pronouns and _addressed(space, record_id, speakers)):
@@ -1727,6 +1731,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             person = record_person(space, record_id, own, negated_openings, statement_persons)
             if person and person.isdisjoint(asked_folded):
                 return 0.0
+        if possessed and not possessed_person(space, record_id, own, caller) <= asked_folded:
+            return 0.0   # ``possessed_names``: "Our Ailsa's a physio" is Ailsa's job, not the owner's
         if owner_attribute and _states_other_thing(space.records[record_id]["statement"], asked):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
@@ -3221,6 +3227,32 @@ def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: b
     return found
 
 
+# ``possessed_names`` (issue 13, session 10, kin10): a record opening with a possessive and a name the
+# scope gives as someone's relation ("Our Ailsa's a physio in Dundee." beside "My sister Ailsa ...")
+# is about that person, not the owner
+_POSSESSED_OPENING = _Lazy(r"^\W*(?:[Mm]y|[Oo]ur|[Tt]he\s+user's)\s+([A-ZÀ-ÖØ-Þ][\w-]+)(?:'s)?\b")
+
+
+def possessed_person(space: SearchSpace, record_id: str, own: frozenset, caller: str) -> frozenset[str]:
+    """``possessed_names``: the person a record is about when its first sentence opens with my/our and
+    a name ("Our Ailsa's a physio", "My Tadhg moved to Toronto") that a fact of the scope gives as
+    someone's relation or a person (``_person_term``); a brand or a thing ("My Honda is red") the
+    scope names as no person is no one."""
+    cache = space.memo("possessed_person")
+    key = (record_id, own, caller)
+    found = cache.get(key)
+    if found is None:
+        found = frozenset()
+        opening = _POSSESSED_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+        if opening:
+            name = frozenset(tokenize(_folded(opening.group(1))))
+            if len(name) == 1 and not name & (own | _RELATIONS | _TIME_WORDS) \
+                    and _person_term(space, next(iter(name)), own, caller, True):
+                found = name
+        cache[key] = found
+    return found
+
+
 # how many facts holding a name are read to tell whether the scope knows it as a person
 _PERSON_PROBE = 50
 
@@ -3436,6 +3468,45 @@ def person_links(space: SearchSpace, subjects: list[str], caller: str = "") -> d
         if linked - own - {term}:
             found[term] = frozenset(linked - own - {term})
     return found
+
+
+def asked_relation_names(space: SearchSpace, question: str, caller: str = "") -> dict[str, frozenset[str]]:
+    """``linked_names``: the owner's relations a question names ("my sister", "my son") -> the names the
+    scope's facts give them (``person_links``: "My sister Niamh rang me" gives sister -> niamh)."""
+    relations = sorted({t for t in tokenize(" ".join(hit.group(1) for hit in _OWNED_THING.finditer(
+        question.replace("\u2019", "'")))) if t in _RELATIONS})
+    links = person_links(space, relations, caller) if relations else {}
+    return {term: names for term, names in links.items() if term in _RELATIONS}
+
+
+def linked_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                    caller: str, links: dict[str, frozenset[str]]) -> Callable[[str], float]:
+    """``linked_names``: coverage with a relation the question asks held by a record holding a name the
+    scope gives it ("Our Niamh teaches at the Gaelscoil" holds the "sister" of "What does my sister
+    do?"); other records as ``covers`` measures them."""
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    names = frozenset().union(*links.values())
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        held = space.term_set(record_id)
+        if held.isdisjoint(names):
+            return found
+        return max(found, share(held | {term for term, linked in links.items() if not linked.isdisjoint(held)}))
+    return covered
+
+
+def linked_candidates(space: SearchSpace, terms: list[str], links: dict[str, frozenset[str]], limit: int,
+                      covers: Callable[[str], float], found: list, steps: list) -> list:
+    """``linked_names``: the records a search for the question with its relations' names in their place
+    finds ("Tadhg moved to Toronto" for "Where does my son live?" with "My son Tadhg ..."), after every
+    match (what was found, and its order, is unchanged)."""
+    names = sorted(frozenset().union(*links.values()))
+    tokens = [t for t in terms if t not in links] + names
+    hits = space.search(tokens, limit)
+    steps.append({"action": "search", "kind": "linked_names", "terms": tokens, "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    return [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in seen]
 
 
 def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[str]:
@@ -3775,6 +3846,25 @@ def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
                     owners.add(speaker)
         found = cache[term] = frozenset(owners)
     return found
+
+
+# ``we_turns`` (issue 13, session 10, kin10): "we"/"our" in a turn is its speaker and the people the
+# speaker names as their own ("We called the baby Mateo" said by Dario, whose turns name "my wife Carmen")
+_WE_WORDS = _Lazy(r"(?i)\b(?:we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b")
+
+
+def said_as_we(space: SearchSpace, record_id: str, term: str, speakers: list[str] | frozenset) -> bool:
+    """``we_turns``: whether a turn, said by a speaker the question names, speaks in the first person
+    plural of that speaker and ``term``, a person whom that speaker's turns give as their relation
+    (``relation_owners``): "What did Dario and Carmen call the baby?" / Dario's "We called the baby
+    Mateo"."""
+    record = space.records[record_id]
+    speaker = _turn_speaker(record)
+    if not speaker or _speaker_terms(speaker).isdisjoint(speakers):
+        return False
+    if not any(_speaker_terms(owner) & _speaker_terms(speaker) for owner in relation_owners(space, term)):
+        return False
+    return bool(_WE_WORDS.search(record["statement"].replace("\u2019", "'")))
 
 
 def turn_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
@@ -4324,6 +4414,10 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller, classes=features("class_words"),
                                lexicon_features=features)
+    links = asked_relation_names(space, question, caller) if features("linked_names") and \
+        features("relation_names") else {}
+    if links:   # ``linked_names``: "Our Niamh teaches ..." holds the "sister" of "my sister" (My sister Niamh)
+        covers = linked_coverage(space, covers, question, settings, caller, links)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
@@ -4344,6 +4438,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         hits = space.search(members, per_search)
         steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
         candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]
+    if links:
+        candidates += linked_candidates(space, terms, links, per_search, covers, candidates, steps)
     if features("age_search") and features("age_subjects"):
         candidates += age_candidates(space, question, caller, settings, covers, candidates, steps)
     steps.append({"action": "take_note", "kept": len(candidates)})
