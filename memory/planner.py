@@ -2208,6 +2208,14 @@ _ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race
 _ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
                     "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset(),
                     "amount_of": frozenset(("price", "cost")), "means": frozenset()}
+# ``race_acts`` (issue 13, session 10, kin10): "What time did Kemal run the marathon in?" asks a race time
+# by the act of the race, which a record stating the time says otherwise ("I finished the Istanbul
+# marathon in 3:38", "came in at 1:52"): the time and the acts a race is done with are held by it
+_ASKS_RACE_ACT = _Lazy(r"(?i)^\W*(?:in\s+)?what\s+time\s+(?:did|does|do|will)\s+\S.*?\s+(?:run|do|finish|complete|race|"
+                       r"walk|swim|ride|cycle)\s+(?:the|a|an|my|our|his|her|their|[^\W\d_][\w-]*'s)\b.*?\s+in\s*[?.!]*\s*$")
+_RACE_ACT_TEXT = "time run ran finish finished complete completed race walk swim ride cycle"
+_RACE_ACT = frozenset(("complet", "cycl", "finish", "race", "ran", "ride", "run", "swim", "time", "walk"))
+_ATTRIBUTE_TERMS["race_act"] = _RACE_ACT
 # a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
 # by a season or a holiday ("in spring", "at Christmas"), by how long from now ("in two weeks", "soon"),
 # or by a bare hour after a preposition ("at 8", "by 10.30")
@@ -2329,7 +2337,7 @@ def states_attribute(kind: str, statement: str, question: str = "") -> bool:
     if kind == "schedule":
         return (states_value("date", text) or states_value("clock", text) or states_value("frequency", text)
                 or bool(_ROUTINE_TIME.search(text)))
-    if kind == "race_time":
+    if kind in ("race_time", "race_act"):
         return bool(_RACE_TIME.search(text))
     if kind == "amount_of":   # ``amount_things``: "a two-bedroom flat" states no amount
         return states_attribute("amount", _COUNTED_THING.sub(" ", statement), question)
@@ -2413,6 +2421,8 @@ def asked_attribute_read(question: str, features) -> str | None:
     amount ``asked_attribute`` reads, so that it is tied to the thing it is the amount of)."""
     kind = asked_attribute(question)
     text = question.replace("\u2019", "'")
+    if kind is None and features("race_acts") and _ASKS_RACE_ACT.match(text) and not _SECOND_QUESTION.search(text):
+        return "race_act"
     if kind is None and features("means_answers") and _ASKS_MEANS.match(text) and not _SECOND_QUESTION.search(text):
         return "means"
     if features("amount_things"):
@@ -3496,6 +3506,28 @@ def linked_coverage(space: SearchSpace, covers: Callable[[str], float], question
     return covered
 
 
+def idiom_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                   caller: str) -> Callable[[str], float]:
+    """``idiom_coverage``: coverage with a relation the question asks ("my boyfriend", "my husband")
+    held by a record naming it by an idiom of its group ("My OH Connor drives a taxi": partner,
+    spouse; ``idiom_held``), as the support test reads it; ``covers`` itself for a question naming
+    no relation."""
+    groups = lexicon.relation_groups()
+    asked = {t: groups.get(t, frozenset()) | {t} for t in tokenize(question) if t in _RELATIONS}
+    if not asked:
+        return covers
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        by_idiom = idiom_held(space, record_id)
+        if not by_idiom:
+            return found
+        held = space.term_set(record_id) | {t for t, words in asked.items() if not words.isdisjoint(by_idiom)}
+        return max(found, share(held))
+    return covered
+
+
 def linked_candidates(space: SearchSpace, terms: list[str], links: dict[str, frozenset[str]], limit: int,
                       covers: Callable[[str], float], found: list, steps: list) -> list:
     """``linked_names``: the records a search for the question with its relations' names in their place
@@ -4418,6 +4450,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         features("relation_names") else {}
     if links:   # ``linked_names``: "Our Niamh teaches ..." holds the "sister" of "my sister" (My sister Niamh)
         covers = linked_coverage(space, covers, question, settings, caller, links)
+    if features("idiom_coverage") and features("relation_idioms"):   # "My OH Connor ..." holds "my boyfriend"
+        covers = idiom_coverage(space, covers, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
