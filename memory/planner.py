@@ -1674,6 +1674,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
     name_of = asked_name_subject(question, caller) if features("name_subjects") else None
+    name_places = name_of is not None and not asks_possessed_name(question)
     possessed = features("possessed_names") and named
     we_turns = features("we_turns") and features("turn_persons")
 
@@ -1765,7 +1766,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if aged is not None and not states_age_of(space.records[record_id]["statement"], aged, own,
                                                   _first_person_of(space, record_id, own), links):
             return 0.0   # ``age_subjects``: "I am 41" is not the dog's age, "My dog is a dachshund" none
-        if name_of is not None and not states_name_of(space.records[record_id]["statement"], name_of):
+        if name_of is not None and not states_name_of(space.records[record_id]["statement"], name_of, name_places):
             return 0.0   # ``name_subjects``: "My name is Moira" is not the boat's name, "My collie ..." none
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
@@ -2044,12 +2045,22 @@ def asked_name_subject(question: str, caller: str = "") -> frozenset[str] | None
     return frozenset(tokenize(subject)) - own - _NAME_KINDS
 
 
-def states_name_of(statement: str, subject: frozenset[str]) -> bool:
+def asks_possessed_name(question: str) -> bool:
+    """``name_subjects``: whether a name question asks the name of someone's thing or person ("my
+    boat", "Dario's wife"), which a place said after a preposition is not ("moored at Kessock"), as
+    against a place or thing asked otherwise ("the restaurant I went to", whose name "went to Nobu" is)."""
+    found = _ASKS_NAME_OF.match(_folded(question.replace("\u2019", "'")))
+    subject = (found.group("of") or found.group("the") or found.group("called")) if found else ""
+    return bool(_OWNING_WORDS.search(subject)) or bool(found and found.group("of"))
+
+
+def states_name_of(statement: str, subject: frozenset[str], places: bool = False) -> bool:
     """``name_subjects``: whether a statement can state the name ``asked_name_subject`` asks. The
     owner's name (``subject`` empty) only by the owner's claim ("My name is Moira Fraser."); anyone
     else's or anything's by a naming word (called, named, "her name is") or a capitalized word that
-    is not a place after a preposition ("My niece Isla ...", "Isla is my niece"), the owner's claim
-    left out: "My name is Moira" names no boat. Whose name it is stays the subject tests' business."""
+    is not a place after a preposition ("My niece Isla ...", "Isla is my niece"; with ``places``, one
+    after a preposition too: "went to Nobu"), the owner's claim left out: "My name is Moira" names no
+    boat. Whose name it is stays the subject tests' business."""
     text = statement.replace("\u2019", "'")
     if not subject:
         return bool(_OWNER_NAME_CLAIM.search(text))
@@ -2066,7 +2077,7 @@ def states_name_of(statement: str, subject: frozenset[str]) -> bool:
             continue
         before = words[at - 1].lower()
         # a place after a preposition ("moored at Kessock", "moved to Toronto"), but "married to Agnieszka"
-        if before not in _PLACE_BEFORE or (before == "to" and at > 1 and words[at - 2].lower() in _WED):
+        if places or before not in _PLACE_BEFORE or (before == "to" and at > 1 and words[at - 2].lower() in _WED):
             return True
     return False
 

@@ -72,6 +72,10 @@ def test_whose_name_a_question_asks():
     assert planner.states_name_of("My name is Gwilym and my van is called Dai.", frozenset({"van"}))
     assert not planner.states_name_of("My van is parked behind the chapel in Llanberis.", frozenset({"van"}))
     assert planner.states_name_of("I'm married to Siân.", frozenset({"wife"}))
+    # a place after a preposition names a place asked otherwise ("the cafe we went to"), not a thing of someone's
+    assert planner.asks_possessed_name("What is my van's name?")
+    assert not planner.asks_possessed_name("What was the name of the cafe we went to?")
+    assert planner.states_name_of("We went to Caffi Gwynt last night.", frozenset({"cafe"}), places=True)
 
 
 # -- age_search: "How old am I?" finds the caller's age told in other words ---------------------------
