@@ -3258,16 +3258,18 @@ def possessed_person(space: SearchSpace, record_id: str, own: frozenset, caller:
     """``possessed_names``: the person a record is about when its first sentence opens with my/our and
     a name ("Our Ailsa's a physio", "My Tadhg moved to Toronto") that a fact of the scope gives as
     someone's relation or a person (``_person_term``); a brand or a thing ("My Honda is red") the
-    scope names as no person is no one."""
+    scope names as no person, a relation's word in capitals ("My Mum", "The user's GP") or an acronym
+    is no one."""
     cache = space.memo("possessed_person")
     key = (record_id, own, caller)
     found = cache.get(key)
     if found is None:
         found = frozenset()
         opening = _POSSESSED_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
-        if opening:
+        if opening and not opening.group(1).isupper():   # an acronym ("My GP") is no given name
             name = frozenset(tokenize(_folded(opening.group(1))))
             if len(name) == 1 and not name & (own | _RELATIONS | _TIME_WORDS) \
+                    and not name & frozenset(lexicon.relation_groups()) \
                     and _person_term(space, next(iter(name)), own, caller, True):
                 found = name
         cache[key] = found
