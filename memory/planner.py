@@ -1660,6 +1660,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
         share_in = _occupation_share(share_in, space, occupation)
+    if features("age_search") and features("age_subjects") and asked_age_subject(question, caller) is not None:
+        share_in = _age_share(share_in, space)   # ``age_search``: "I turned 61" holds the "old" asked
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -1729,6 +1731,10 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
     light = asked_light_act(question, forms) if features("light_acts") else None
+    name_of = asked_name_subject(question, caller) if features("name_subjects") else None
+    name_places = name_of is not None and not asks_possessed_name(question)
+    possessed = features("possessed_names") and named
+    we_turns = features("we_turns") and features("turn_persons")
 
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
@@ -1765,7 +1771,9 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             if forms:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
-                       or (term in referred and term in _antecedent_terms(space, record_id)) for term in required):
+                       or (term in referred and term in _antecedent_terms(space, record_id))
+                       or (we_turns and term in referred and said_as_we(space, record_id, term, speakers))
+                       for term in required):
                 return 0.0
             if speakers and held.isdisjoint(speakers) and held.isdisjoint(kin) \
                     and not (pronouns and _addressed(space, record_id, speakers)):
@@ -1782,6 +1790,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             person = record_person(space, record_id, own, negated_openings, statement_persons)
             if person and person.isdisjoint(asked_folded):
                 return 0.0
+        if possessed and not possessed_person(space, record_id, own, caller) <= asked_folded:
+            return 0.0   # ``possessed_names``: "Our Ailsa's a physio" is Ailsa's job, not the owner's
         if owner_attribute and _states_other_thing(space.records[record_id]["statement"], asked):
             return 0.0
         if pronouns and not _speaks_about(space, record_id, speakers):
@@ -1816,6 +1826,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``age_subjects``: "I am 41" is not the dog's age, "My dog is a dachshund" none
         if light and not states_light_act(space.records[record_id]["statement"], light, forms):
             return 0.0   # ``light_acts``: "the ferry to Mallorca costs …" states no going there
+        if name_of is not None and not states_name_of(space.records[record_id]["statement"], name_of, name_places):
+            return 0.0   # ``name_subjects``: "My name is Moira" is not the boat's name, "My collie ..." none
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said and not (asked_name and said <= asked_name):
@@ -1988,6 +2000,49 @@ def asked_age_subject(question: str, caller: str = "") -> frozenset[str] | None:
     return terms if terms else frozenset()
 
 
+# ``age_search`` (issue 13, session 10, kin10): an age question finds the statements of an age, which
+# share no word with it ("How old am I?" / "I turned 61 in March", "I'm 67." kept under user.age): the
+# words an age is told with, and the key's "age"
+_AGE_SEARCH_TEXT = "age aged old turned turn turns birthday born years"
+_AGE_SEARCH = ("age", "age", "old", "turn", "turn", "turn", "birthday", "born", "year")
+
+
+_AGE_ASKED_TEXT = "old age"
+_AGE_ASKED = frozenset(("old", "age"))
+
+
+def _age_share(share_in: Callable[[frozenset[str], str], float],
+               space: SearchSpace) -> Callable[[frozenset[str], str], float]:
+    """``age_search``: ``share_in`` with the "old"/"age" of an age question held by a record stating an
+    age (``_STATES_AGE``: "I turned 61 in March", "I'm 67."); whose age it is, ``states_age_of`` decides."""
+    def shared(held: frozenset[str], record_id: str) -> float:
+        if _STATES_AGE.search(space.records[record_id]["statement"].replace("\u2019", "'")):
+            held = held | _AGE_ASKED
+        return share_in(held, record_id)
+    return shared
+
+
+def age_candidates(space: SearchSpace, question: str, caller: str, settings: dict, covers: Callable,
+                   found: list, steps: list) -> list:
+    """``age_search``: for a question asking an age (``asked_age_subject``), the records a search for
+    the words an age is told with finds, after every match (what was found, and its order, is
+    unchanged), covering the question with its "old"/"age" held when they state an age; whose age
+    they state stays ``age_subjects``' business in the decision."""
+    if asked_age_subject(question, caller) is None:
+        return []
+    terms = sorted(set(_AGE_SEARCH))
+    hits = space.search(terms, settings["candidates_per_search"])
+    steps.append({"action": "search", "kind": "age", "terms": terms, "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def coverage(record_id: str) -> float:
+        if _STATES_AGE.search(space.records[record_id]["statement"].replace("\u2019", "'")):
+            return max(covers(record_id), share(space.term_set(record_id) | _AGE_ASKED))
+        return covers(record_id)
+    return [Candidate(rid, 0.0, 0.0, coverage(rid)) for rid, _ in hits if rid not in seen]
+
+
 def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], first: frozenset[str],
                   links: dict[str, frozenset[str]]) -> bool:
     """``age_subjects``: whether a statement states the age of ``subject`` (``asked_age_subject``).
@@ -2010,6 +2065,81 @@ def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], 
     if len(firsts) == len(claims):
         return False   # only the owner's age: "I am 41" for "my dog"
     return not wanted.isdisjoint(tokenize(text))
+
+
+# ``name_subjects`` (issue 13, session 10, kin10): whose name a question asks ("What is my boat's
+# name?", "What's my granddaughter called?", "What is the name of Dario's wife?", "What is my name?"),
+# and whether a record names them: the owner's "My name is Moira" names the owner only, and a record
+# about the thing that names nothing ("My collie sleeps by the stove") does not name it
+_ASKS_NAME_OF = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:(?P<of>.+?)(?:'s|s')\s+(?:\w+\s+)?names?"
+                      r"|the\s+(?:\w+\s+)?names?\s+of\s+(?P<the>.+?)|(?P<called>.+?)\s+(?:called|named))\s*[?.!]*\s*$")
+_ASKS_OWN_NAME = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+was)\s+(?:my|the\s+user's)\s+(?:\w+\s+)?name\s*[?.!]*\s*$")
+# the owner's own name stated: "My name is Moira", "The user's full name is ...", "I'm called Mo"
+_OWNER_NAME_CLAIM = _Lazy(r"(?i)\b(?:my|(?:the\s+)?user's)\s+(?:\w+\s+)?name\s+(?:is|was|'s)\b(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]*)*"
+                          r"|\b(?:i'm|i\s+am|(?:the\s+)?user\s+is|i\s+go)\s+(?:called|named|by)\b(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]*)*")
+_STATES_NAMING = _Lazy(r"(?i)\b(?:called|named|calls|call\s+(?:him|her|it|them)|names?\s+(?:is|was|are|'s))\b")
+# the kinds of a name a question may ask ("my full name", "her maiden name"): no subject
+_NAME_KINDS_TEXT = "full first last middle real maiden nick sur given family birth pet"
+_NAME_KINDS = frozenset(("full", "first", "last", "middl", "real", "maiden", "nick", "sur", "given", "famili", "birth",
+                         "pet"))
+_PLACE_BEFORE_TEXT = "in at on near from to into onto by across around outside inside past via"
+_PLACE_BEFORE = frozenset(_PLACE_BEFORE_TEXT.split())
+_WED_TEXT = "married engaged wed wedded"
+_WED = frozenset(_WED_TEXT.split())
+_NAME_OPENERS = frozenset(("i", "my", "our", "the", "a", "an", "we", "he", "she", "they", "it", "this", "that",
+                           "these", "those", "his", "her", "their", "your", "you", "yes", "no", "oh", "so", "and",
+                           "but", "well", "also", "then", "there", "here", "what", "when", "where", "who"))
+
+
+def asked_name_subject(question: str, caller: str = "") -> frozenset[str] | None:
+    """``name_subjects``: the terms of whose (or what's) name a question asks, empty for the caller's
+    own ("What is my name?"), None when it asks no name."""
+    text = _folded(question.replace("\u2019", "'"))
+    if _ASKS_OWN_NAME.match(text):
+        return frozenset()
+    found = _ASKS_NAME_OF.match(text)
+    if not found:
+        return None
+    subject = found.group("of") or found.group("the") or found.group("called")
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    return frozenset(tokenize(subject)) - own - _NAME_KINDS
+
+
+def asks_possessed_name(question: str) -> bool:
+    """``name_subjects``: whether a name question asks the name of someone's thing or person ("my
+    boat", "Dario's wife"), which a place said after a preposition is not ("moored at Kessock"), as
+    against a place or thing asked otherwise ("the restaurant I went to", whose name "went to Nobu" is)."""
+    found = _ASKS_NAME_OF.match(_folded(question.replace("\u2019", "'")))
+    subject = (found.group("of") or found.group("the") or found.group("called")) if found else ""
+    return bool(_OWNING_WORDS.search(subject)) or bool(found and found.group("of"))
+
+
+def states_name_of(statement: str, subject: frozenset[str], places: bool = False) -> bool:
+    """``name_subjects``: whether a statement can state the name ``asked_name_subject`` asks. The
+    owner's name (``subject`` empty) only by the owner's claim ("My name is Moira Fraser."); anyone
+    else's or anything's by a naming word (called, named, "her name is") or a capitalized word that
+    is not a place after a preposition ("My niece Isla ...", "Isla is my niece"; with ``places``, one
+    after a preposition too: "went to Nobu"), the owner's claim left out: "My name is Moira" names no
+    boat. Whose name it is stays the subject tests' business."""
+    text = statement.replace("\u2019", "'")
+    if not subject:
+        return bool(_OWNER_NAME_CLAIM.search(text))
+    rest = _OWNER_NAME_CLAIM.sub(" ", text)
+    if _STATES_NAMING.search(rest):
+        return True
+    words = [word.strip(",.;:!?()\"") for word in rest.split()]
+    for at, word in enumerate(words):
+        if not word[:1].isupper() or not set(tokenize(word)) - _WHEN_TERMS:
+            continue
+        if at == 0:
+            if word.strip("'").lower() not in _NAME_OPENERS:
+                return True
+            continue
+        before = words[at - 1].lower()
+        # a place after a preposition ("moored at Kessock", "moved to Toronto"), but "married to Agnieszka"
+        if places or before not in _PLACE_BEFORE or (before == "to" and at > 1 and words[at - 2].lower() in _WED):
+            return True
+    return False
 
 
 # ``typed_answers``: what a question asks for, read from how it is put — a distance ("how far"), a
@@ -2152,6 +2282,14 @@ _ATTRIBUTE_TERMS_TEXT = {"colour": "colour color", "amount": "price cost", "race
 _ATTRIBUTE_TERMS = {"colour": frozenset(("colour", "color")), "amount": frozenset(("price", "cost")),
                     "race_time": frozenset(("time",)), "schedule": frozenset(), "place": frozenset(),
                     "amount_of": frozenset(("price", "cost")), "means": frozenset()}
+# ``race_acts`` (issue 13, session 10, kin10): "What time did Kemal run the marathon in?" asks a race time
+# by the act of the race, which a record stating the time says otherwise ("I finished the Istanbul
+# marathon in 3:38", "came in at 1:52"): the time and the acts a race is done with are held by it
+_ASKS_RACE_ACT = _Lazy(r"(?i)^\W*(?:in\s+)?what\s+time\s+(?:did|does|do|will)\s+\S.*?\s+(?:run|do|finish|complete|race|"
+                       r"walk|swim|ride|cycle)\s+(?:the|a|an|my|our|his|her|their|[^\W\d_][\w-]*'s)\b.*?\s+in\s*[?.!]*\s*$")
+_RACE_ACT_TEXT = "time run ran finish finished complete completed race walk swim ride cycle"
+_RACE_ACT = frozenset(("complet", "cycl", "finish", "race", "ran", "ride", "run", "swim", "time", "walk"))
+_ATTRIBUTE_TERMS["race_act"] = _RACE_ACT
 # a time said by what it comes before or after ("after work", "before bed", "until the loan is settled"),
 # by a season or a holiday ("in spring", "at Christmas"), by how long from now ("in two weeks", "soon"),
 # or by a bare hour after a preposition ("at 8", "by 10.30")
@@ -2273,7 +2411,7 @@ def states_attribute(kind: str, statement: str, question: str = "") -> bool:
     if kind == "schedule":
         return (states_value("date", text) or states_value("clock", text) or states_value("frequency", text)
                 or bool(_ROUTINE_TIME.search(text)))
-    if kind == "race_time":
+    if kind in ("race_time", "race_act"):
         return bool(_RACE_TIME.search(text))
     if kind == "amount_of":   # ``amount_things``: "a two-bedroom flat" states no amount
         return states_attribute("amount", _COUNTED_THING.sub(" ", statement), question)
@@ -2357,6 +2495,8 @@ def asked_attribute_read(question: str, features) -> str | None:
     amount ``asked_attribute`` reads, so that it is tied to the thing it is the amount of)."""
     kind = asked_attribute(question)
     text = question.replace("\u2019", "'")
+    if kind is None and features("race_acts") and _ASKS_RACE_ACT.match(text) and not _SECOND_QUESTION.search(text):
+        return "race_act"
     if kind is None and features("means_answers") and _ASKS_MEANS.match(text) and not _SECOND_QUESTION.search(text):
         return "means"
     if features("amount_things"):
@@ -3171,6 +3311,34 @@ def record_person(space: SearchSpace, record_id: str, own: frozenset, negated: b
     return found
 
 
+# ``possessed_names`` (issue 13, session 10, kin10): a record opening with a possessive and a name the
+# scope gives as someone's relation ("Our Ailsa's a physio in Dundee." beside "My sister Ailsa ...")
+# is about that person, not the owner
+_POSSESSED_OPENING = _Lazy(r"^\W*(?:[Mm]y|[Oo]ur|[Tt]he\s+user's)\s+([A-ZÀ-ÖØ-Þ][\w-]+)(?:'s)?\b")
+
+
+def possessed_person(space: SearchSpace, record_id: str, own: frozenset, caller: str) -> frozenset[str]:
+    """``possessed_names``: the person a record is about when its first sentence opens with my/our and
+    a name ("Our Ailsa's a physio", "My Tadhg moved to Toronto") that a fact of the scope gives as
+    someone's relation or a person (``_person_term``); a brand or a thing ("My Honda is red") the
+    scope names as no person, a relation's word in capitals ("My Mum", "The user's GP") or an acronym
+    is no one."""
+    cache = space.memo("possessed_person")
+    key = (record_id, own, caller)
+    found = cache.get(key)
+    if found is None:
+        found = frozenset()
+        opening = _POSSESSED_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+        if opening and not opening.group(1).isupper():   # an acronym ("My GP") is no given name
+            name = frozenset(tokenize(_folded(opening.group(1))))
+            if len(name) == 1 and not name & (own | _RELATIONS | _TIME_WORDS) \
+                    and not name & frozenset(lexicon.relation_groups()) \
+                    and _person_term(space, next(iter(name)), own, caller, True):
+                found = name
+        cache[key] = found
+    return found
+
+
 # how many facts holding a name are read to tell whether the scope knows it as a person
 _PERSON_PROBE = 50
 
@@ -3386,6 +3554,67 @@ def person_links(space: SearchSpace, subjects: list[str], caller: str = "") -> d
         if linked - own - {term}:
             found[term] = frozenset(linked - own - {term})
     return found
+
+
+def asked_relation_names(space: SearchSpace, question: str, caller: str = "") -> dict[str, frozenset[str]]:
+    """``linked_names``: the owner's relations a question names ("my sister", "my son") -> the names the
+    scope's facts give them (``person_links``: "My sister Niamh rang me" gives sister -> niamh)."""
+    relations = sorted({t for t in tokenize(" ".join(hit.group(1) for hit in _OWNED_THING.finditer(
+        question.replace("\u2019", "'")))) if t in _RELATIONS})
+    links = person_links(space, relations, caller) if relations else {}
+    return {term: names for term, names in links.items() if term in _RELATIONS}
+
+
+def linked_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                    caller: str, links: dict[str, frozenset[str]]) -> Callable[[str], float]:
+    """``linked_names``: coverage with a relation the question asks held by a record holding a name the
+    scope gives it ("Our Niamh teaches at the Gaelscoil" holds the "sister" of "What does my sister
+    do?"); other records as ``covers`` measures them."""
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+    names = frozenset().union(*links.values())
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        held = space.term_set(record_id)
+        if held.isdisjoint(names):
+            return found
+        return max(found, share(held | {term for term, linked in links.items() if not linked.isdisjoint(held)}))
+    return covered
+
+
+def idiom_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                   caller: str) -> Callable[[str], float]:
+    """``idiom_coverage``: coverage with a relation the question asks ("my boyfriend", "my husband")
+    held by a record naming it by an idiom of its group ("My OH Connor drives a taxi": partner,
+    spouse; ``idiom_held``), as the support test reads it; ``covers`` itself for a question naming
+    no relation."""
+    groups = lexicon.relation_groups()
+    asked = {t: groups.get(t, frozenset()) | {t} for t in tokenize(question) if t in _RELATIONS}
+    if not asked:
+        return covers
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        by_idiom = idiom_held(space, record_id)
+        if not by_idiom:
+            return found
+        held = space.term_set(record_id) | {t for t, words in asked.items() if not words.isdisjoint(by_idiom)}
+        return max(found, share(held))
+    return covered
+
+
+def linked_candidates(space: SearchSpace, terms: list[str], links: dict[str, frozenset[str]], limit: int,
+                      covers: Callable[[str], float], found: list, steps: list) -> list:
+    """``linked_names``: the records a search for the question with its relations' names in their place
+    finds ("Tadhg moved to Toronto" for "Where does my son live?" with "My son Tadhg ..."), after every
+    match (what was found, and its order, is unchanged)."""
+    names = sorted(frozenset().union(*links.values()))
+    tokens = [t for t in terms if t not in links] + names
+    hits = space.search(tokens, limit)
+    steps.append({"action": "search", "kind": "linked_names", "terms": tokens, "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    return [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in seen]
 
 
 def caller_speaker(space: SearchSpace, question: str, caller: str) -> frozenset[str]:
@@ -3725,6 +3954,25 @@ def relation_owners(space: SearchSpace, term: str) -> frozenset[str]:
                     owners.add(speaker)
         found = cache[term] = frozenset(owners)
     return found
+
+
+# ``we_turns`` (issue 13, session 10, kin10): "we"/"our" in a turn is its speaker and the people the
+# speaker names as their own ("We called the baby Mateo" said by Dario, whose turns name "my wife Carmen")
+_WE_WORDS = _Lazy(r"(?i)\b(?:we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b")
+
+
+def said_as_we(space: SearchSpace, record_id: str, term: str, speakers: list[str] | frozenset) -> bool:
+    """``we_turns``: whether a turn, said by a speaker the question names, speaks in the first person
+    plural of that speaker and ``term``, a person whom that speaker's turns give as their relation
+    (``relation_owners``): "What did Dario and Carmen call the baby?" / Dario's "We called the baby
+    Mateo"."""
+    record = space.records[record_id]
+    speaker = _turn_speaker(record)
+    if not speaker or _speaker_terms(speaker).isdisjoint(speakers):
+        return False
+    if not any(_speaker_terms(owner) & _speaker_terms(speaker) for owner in relation_owners(space, term)):
+        return False
+    return bool(_WE_WORDS.search(record["statement"].replace("\u2019", "'")))
 
 
 def turn_persons(space: SearchSpace, question: str, caller: str = "") -> set[str]:
@@ -4275,6 +4523,12 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     scores = dict(first_hits)
     covers = question_coverage(space, question, settings, caller, classes=features("class_words"),
                                lexicon_features=features)
+    links = asked_relation_names(space, question, caller) if features("linked_names") and \
+        features("relation_names") else {}
+    if links:   # ``linked_names``: "Our Niamh teaches ..." holds the "sister" of "my sister" (My sister Niamh)
+        covers = linked_coverage(space, covers, question, settings, caller, links)
+    if features("idiom_coverage") and features("relation_idioms"):   # "My OH Connor ..." holds "my boyfriend"
+        covers = idiom_coverage(space, covers, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
@@ -4295,6 +4549,10 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         hits = space.search(members, per_search)
         steps.append({"action": "search", "kind": "class_kinds", "terms": members, "hits": len(hits)})
         candidates += [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in fused]
+    if links:
+        candidates += linked_candidates(space, terms, links, per_search, covers, candidates, steps)
+    if features("age_search") and features("age_subjects"):
+        candidates += age_candidates(space, question, caller, settings, covers, candidates, steps)
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

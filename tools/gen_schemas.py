@@ -51,7 +51,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "everyday_thesaurus", "whole_compounds", "kinship_model",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
-                      "turn_relations")
+                      "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage")
 
 
 def enum(values):
