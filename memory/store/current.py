@@ -109,6 +109,9 @@ class CurrentView:
         # an id is added or dropped), and whether ``slot`` is lent to an index (``lend_ids``)
         self._ids_sha256: str | None = None
         self._slot_lent = False
+        # (an index's slot -> id table, how many of its slots were found to be this view's, the
+        # view's ids then): ``SpeakerFilter._view_slots``
+        self._index_slots: tuple | None = None
 
     # -- reading ---------------------------------------------------------------------
 
@@ -415,6 +418,7 @@ class _Groups:
         self._pair_index: dict[int, int] | None = None   # session code -> its place in ``_saved_pairs``
         self.keyed: list[int] = []
         self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
+        self._spoken_in: dict[int, set[int]] | None = None   # ``speaker_sessions``, when asked
 
     @property
     def session_speakers(self) -> dict[int, dict[int, int]]:
@@ -447,6 +451,29 @@ class _Groups:
         if i is None:
             return None
         return dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
+
+    def speaker_sessions(self, speakers) -> set[int]:
+        """The session codes where one of ``speakers`` (codes) speaks: ``session_speakers``
+        turned round once (speaker code -> its sessions), then kept up to date by ``add``."""
+        inverse = self._spoken_in
+        if inverse is None:
+            spoken = self.session_speakers
+            with _GROUPS_LOCK:
+                inverse = self._spoken_in
+                if inverse is None:
+                    inverse = {}
+                    for session, names in list(spoken.items()):
+                        for speaker in list(names):
+                            found = inverse.get(speaker)
+                            if found is None:
+                                found = inverse[speaker] = set()
+                            found.add(session)
+                    self._spoken_in = inverse
+        out: set[int] = set()
+        with _GROUPS_LOCK:
+            for speaker in speakers:
+                out |= inverse.get(speaker, ())
+        return out
 
     # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
     ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
@@ -517,6 +544,9 @@ class _Groups:
                 spoken = self.session_speakers[session] = {}
             if speaker not in spoken:
                 spoken[speaker] = at
+                if self._spoken_in is not None:
+                    with _GROUPS_LOCK:
+                        self._spoken_in.setdefault(speaker, set()).add(session)
         if key and tables["key"][key] and not episode:
             self.keyed.append(at)
 
@@ -655,11 +685,7 @@ class CurrentRecords(Mapping):
         """``lambda items: self.said_by(items, speakers)`` with the speakers' codes, the column and
         the id -> slot dict looked up once: a speaker search filters its matches, then the turns
         each match lifts, a call per match (~1k calls a query at 100k, most of one or two items)."""
-        view = self.view
-        codes = view._codes["speaker"]
-        wanted = {codes[name] for name in speakers if name in codes}
-        column, slot = view.columns["speaker"], view.slot
-        return lambda items: [item for item in items if column[slot[item[0]]] in wanted]
+        return SpeakerFilter(self.view, speakers)
 
     def _slots(self):
         if self._members is not None:
@@ -782,6 +808,78 @@ class CurrentRecords(Mapping):
 
     def of_kinds(self, kinds) -> "CurrentRecords":
         return CurrentRecords(self.view, tuple(kinds))
+
+
+class SpeakerFilter:
+    """``CurrentRecords.speaker_filter``: called with (record id, value) pairs, the pairs whose
+    record's speaker is one of the speakers, in order. What a speaker search also asks of it
+    (``planner.SearchSpace._smoothed_top``), so that it reads neither the ids nor the
+    neighbours of the many matches that cannot count:
+
+    - ``by_slot(scored, ids)``: the kept (id, value) pairs of ``scored`` (index slot -> value,
+      ``ids`` the index's slot -> id table) in its order, read by slot from the speaker column
+      when the index's slots are the view's (its ids are the first of the view's, in order);
+      None when they are not (the caller filters by id);
+    - ``lifter(ids)``: a test of a match's key (an index slot when ``ids`` is given, else a
+      record id) that is False only when no turn of the match's session can be kept: a session
+      whose speakers (``_Groups.session_speakers``, every record of it with a speaker, read
+      live: a view grown since only adds speakers) are none of these. A neighbour is a turn of
+      the same session, so such a match lifts no kept turn and holds none of the kept neighbours."""
+
+    def __init__(self, view: CurrentView, speakers) -> None:
+        codes = view._codes["speaker"]
+        self.view = view
+        self.wanted = frozenset(codes[name] for name in speakers if name in codes)
+        self._column, self._slot = view.columns["speaker"], view.slot
+
+    def __call__(self, items) -> list:
+        column, slot, wanted = self._column, self._slot, self.wanted
+        return [item for item in items if column[slot[item[0]]] in wanted]
+
+    def _view_slots(self, ids) -> bool:
+        """Whether slot ``i`` of ``ids`` (an index's slot -> id table) is the view's slot ``i``:
+        its ids are the view's first ones, in order (a hole, None, where the index dropped a
+        document, is not; nor is a document it re-added at a new slot). Kept on the view per
+        table while neither list is replaced: both are only appended to, or have a slot set to
+        None (``BM25Index.remove``: that slot is no longer scored), so a table that grew is
+        checked from where it was checked before."""
+        view, count = self.view, len(ids)
+        own = view.ids
+        known = view._index_slots
+        start = 0
+        if known is not None and known[0] is ids and known[2] is own and known[1] <= count:
+            start = known[1]
+            if start == count:
+                return True
+        if count > len(own) or (ids is not own and ids[start:count] != own[start:count]):
+            return False
+        view._index_slots = (ids, count, own)
+        return True
+
+    def by_slot(self, scored, ids) -> dict | None:
+        if not self._view_slots(ids):
+            return None
+        column, wanted = self._column, self.wanted
+        return {ids[at]: value for at, value in scored.items() if column[at] in wanted}
+
+    def lifter(self, ids=None):
+        view = self.view
+        groups = view.groups()
+        known, spoken = groups.session_speakers, groups.speaker_sessions(self.wanted)
+        sessions = view.columns["session"]
+        if ids is not None and self._view_slots(ids):
+            def lifts_slot(at: int) -> bool:
+                session = sessions[at]
+                return session in spoken or session not in known
+            return lifts_slot
+        slot = self._slot
+
+        def lifts_id(record_id: str) -> bool:
+            at = slot.get(record_id)
+            return True if at is None else (sessions[at] in spoken or sessions[at] not in known)
+        if ids is not None:
+            return lambda at: lifts_id(ids[at])
+        return lifts_id
 
 
 class KeyedSlots(Mapping):
