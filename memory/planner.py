@@ -480,7 +480,11 @@ class SearchSpace:
 # alone (its statement, kind, speaker, its terms in the index, the turn before it in its session):
 # true of the same record after any number of appended records
 _PER_RECORD_MEMOS = ("term_set", "asserted_terms", "record_relations", "record_person", "relation_names",
-                     "held_terms", "damped_tfs", "session_of", "asked_before")
+                     "held_terms", "damped_tfs", "session_of", "asked_before",
+                     # read from the record's statement alone (the lexicon's first readings, its
+                     # idioms, its mood, whether it says "you" without "I")
+                     "lexicon_positive", "lexicon_stated", "lexicon_roles", "lexicon_place", "idiom_held",
+                     "mood_marks", "says_only_you")
 # per record, and read with the other speakers of its session (``_turn_text``): true until a
 # record of that session names a speaker it had not
 _SESSION_PEER_MEMOS = ("speaks_about", "sentences_about", "clauses_about")
@@ -503,6 +507,9 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
     - the rest (the snapshot's neighbours, session speakers, whether the index covers it) is
       worked out again: bound to the snapshot, or O(speakers)."""
     out: dict = {name: memo[name] for name in _PER_RECORD_MEMOS if name in memo}
+    carry_parsed = getattr(records, "carry_parsed", None)
+    if carry_parsed is not None:
+        carry_parsed(older)       # the records ``older`` parsed: not read from the shards again
     if not appended:
         out.update((name, memo[name]) for name in _SESSION_PEER_MEMOS if name in memo)
     elif any(name in memo for name in _SESSION_PEER_MEMOS):
