@@ -46,3 +46,27 @@ def test_a_record_revised_since_is_read_again(tmp_path):
     newer = CurrentRecords(older.view)                               # a snapshot of the same view, now
     assert not newer.carry_parsed(older)                            # a revision since: nothing taken
     assert newer[first]["status"] == "retired"                      # not the parsed active revision
+
+
+def _grouped(slots) -> list:
+    return [(key, [record["id"] for record in slots[key]]) for key in slots]
+
+
+def test_keyed_records_grouped_after_an_append_equal_a_fresh_grouping(tmp_path):
+    store = make_store(tmp_path / "s")
+    for n, (key, text) in enumerate([("job", "I work at Globex."), ("city", "I live in Porto."),
+                                     ("pet", "My dog is Rex.")]):
+        api.add(store, "paul", text, key=key, valid_from=AT, tx=f"k{n}")
+    older = _records(store)
+    before = older.keyed_slots()
+    assert [r["statement"] for r in before["job"]] == ["I work at Globex."]     # parsed: carried
+    api.add(store, "paul", "I also work at Initech.", key="job", valid_from=AT, tx="k3")
+    api.add(store, "paul", "I drive a Volvo.", key="car", valid_from=AT, tx="k4")
+    _turn(store, "Lunch was great.", "k5")
+    newer = _records(store)
+    assert getattr(newer, "_keyed_from", None) is not None                       # extended, not regrouped
+    after = newer.keyed_slots()
+    assert _grouped(after) == _grouped(CurrentRecords(newer.view).keyed_slots())
+    assert [r["statement"] for r in after["car"]] == ["I drive a Volvo."]       # a key the append brought
+    assert _grouped(before) == [("job", [before["job"][0]["id"]]), ("city", [before["city"][0]["id"]]),
+                                ("pet", [before["pet"][0]["id"]])]             # the older one unchanged

@@ -679,6 +679,9 @@ class CurrentRecords(Mapping):
         if self._parsed or self.appended_after(older) is None:
             return False
         self._parsed = dict(older._parsed)
+        kept = getattr(older, "_keyed_kept", None)
+        if kept is not None:          # its keyed records by key, extended by the appended ones
+            self._keyed_from = (kept[1], older._count)
         return True
 
     def column_values(self, name: str, record_ids) -> list:
@@ -783,7 +786,8 @@ class CurrentRecords(Mapping):
         kept = getattr(self, "_keyed_kept", None)
         if kept is not None and kept[0] == state:
             return kept[1]
-        slots = KeyedSlots(self)
+        carried = getattr(self, "_keyed_from", None)
+        slots = KeyedSlots(self) if carried is None else KeyedSlots.extended(self, *carried)
         self._keyed_kept = (state, slots)
         return slots
 
@@ -903,6 +907,27 @@ class KeyedSlots(Mapping):
         for at in records._keyed_slots():
             self._slots.setdefault(table[keys[at]], []).append(at)
         self._parsed: dict[str, list[dict]] = {}
+
+    @classmethod
+    def extended(cls, records: CurrentRecords, older: "KeyedSlots", count: int) -> "KeyedSlots":
+        """``KeyedSlots(records)`` from ``older``, the one of a snapshot of the first ``count`` of
+        these records, all unchanged since (``CurrentRecords.carry_parsed``): its groups with the
+        keyed records appended after them added (a key's list copied, not changed: ``older``
+        may still be read), and its parsed lists but for the keys those records hold. The same
+        keys in the same order (a new key's first slot is after every older key's), the same
+        slots in log order."""
+        new = cls.__new__(cls)
+        new.records = records
+        keys, table = records.view.columns["key"], records.view.tables["key"]
+        grouped, parsed = dict(older._slots), dict(older._parsed)
+        keyed = records._keyed_slots()
+        for at in keyed[bisect_left(keyed, count):]:
+            key = table[keys[at]]
+            members = grouped.get(key)
+            grouped[key] = [at] if members is None else members + [at]
+            parsed.pop(key, None)
+        new._slots, new._parsed = grouped, parsed
+        return new
 
     def __getitem__(self, key: str) -> list[dict]:
         found = self._parsed.get(key)
