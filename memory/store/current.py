@@ -36,6 +36,7 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
+from itertools import islice
 from pathlib import Path
 
 from ..errors import StoreError
@@ -419,6 +420,7 @@ class _Groups:
         self.keyed: list[int] = []
         self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
         self._spoken_in: dict[int, set[int]] | None = None   # ``speaker_sessions``, when asked
+        self._outside: int | None = None     # how many slots of ``position`` are _NONE, once asked
 
     @property
     def session_speakers(self) -> dict[int, dict[int, int]]:
@@ -451,6 +453,17 @@ class _Groups:
         if i is None:
             return None
         return dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
+
+    def outside(self, count: int) -> int:
+        """How many of the first ``count`` slots are in no session's list (``position`` _NONE):
+        counted once, then kept by ``add`` (a search after each write asked it of every slot)."""
+        with _GROUPS_LOCK:
+            position = self.position
+            if self._outside is None:
+                self._outside = position.count(_NONE)
+            if count == len(position):
+                return self._outside
+        return position[:count].count(_NONE)
 
     def speaker_sessions(self, speakers) -> set[int]:
         """The session codes where one of ``speakers`` (codes) speaks: ``session_speakers``
@@ -537,7 +550,10 @@ class _Groups:
             self.position.append(len(members))
             members.append(at)
         else:
-            self.position.append(_NONE)
+            with _GROUPS_LOCK:
+                self.position.append(_NONE)
+                if self._outside is not None:
+                    self._outside += 1
         if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
             spoken = self.session_speakers.get(session)
             if spoken is None:
@@ -621,7 +637,9 @@ class CurrentRecords(Mapping):
             self._ids = [rid for at, rid in enumerate(view.ids[:self._count]) if kind_col[at] in wanted]
             self._members = frozenset(self._ids)
         else:
-            self._ids, self._members = view.ids[:self._count], None
+            # the view's own list, read up to ``_count`` (it is only appended to, or replaced
+            # whole by an erasure): not a copy of its 100k ids per snapshot
+            self._ids, self._members = view.ids, None
 
     def __getitem__(self, record_id: str) -> dict:
         record = self._parsed.get(record_id)
@@ -640,10 +658,10 @@ class CurrentRecords(Mapping):
         return at is not None and at < self._count
 
     def __iter__(self):
-        return iter(self._ids)
+        return iter(self._ids) if self._members is not None else islice(self._ids, self._count)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._ids) if self._members is not None else self._count
 
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
@@ -705,7 +723,7 @@ class CurrentRecords(Mapping):
         if self._members is not None:
             slot = self.view.slot
             return ((slot[rid], rid) for rid in self._ids)
-        return enumerate(self._ids)
+        return enumerate(islice(self._ids, self._count))
 
     def group_ids(self, name: str) -> dict:
         """Column value -> the ids holding it, in log order, without parsing a record."""
@@ -988,7 +1006,7 @@ class Sessions(Mapping):
     def turns(self) -> int:
         """How many episodes the sessions hold together (``sum(map(len, self.values()))``),
         counted in C: each slot in a session has a place in it (a search after a write asks)."""
-        return self._count - self.view.groups().position[:self._count].count(_NONE)
+        return self._count - self.view.groups().outside(self._count)
 
     def __iter__(self):
         table = self.view.tables["session"]
