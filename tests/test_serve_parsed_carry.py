@@ -70,3 +70,27 @@ def test_keyed_records_grouped_after_an_append_equal_a_fresh_grouping(tmp_path):
     assert [r["statement"] for r in after["car"]] == ["I drive a Volvo."]       # a key the append brought
     assert _grouped(before) == [("job", [before["job"][0]["id"]]), ("city", [before["city"][0]["id"]]),
                                 ("pet", [before["pet"][0]["id"]])]             # the older one unchanged
+
+
+def test_the_turn_count_kept_by_the_groups_follows_appends_of_turns_and_facts(tmp_path):
+    # ``Sessions.turns`` reads how many slots are in no session from the groups, counted once and
+    # then kept by each append: a fact (in no session) and a turn each move it as a recount does
+    from memory import indexing
+    from memory.store import Sessions
+
+    store = make_store(tmp_path / "s")
+    _turn(store, "We went to Lisbon in March.", "t1")
+    api.add(store, "paul", "I work at Globex.", key="job", valid_from=AT, tx="t2")
+    view = indexing.current_view(store, scope("paul"))
+
+    def recount(sessions) -> int:
+        return sum(len(sessions[name]) for name in sessions)
+    assert Sessions(view).turns() == recount(Sessions(view)) == 1
+    api.add(store, "paul", "I live in Porto.", key="city", valid_from=AT, tx="t3")
+    _turn(store, "Lunch was great.", "t4")
+    api.add(store, "paul", "My dog is Rex.", key="pet", valid_from=AT, tx="t5")
+    assert indexing.current_view(store, scope("paul")) is view       # extended in place
+    assert Sessions(view).turns() == recount(Sessions(view)) == 2
+    older = Sessions(view)
+    older._count -= 2                                                # a snapshot before the last two
+    assert older.turns() == 1
