@@ -44,8 +44,7 @@ from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import api, indexing
-from . import query as query_mod
+from . import api
 from . import vocabulary as V
 from .clock import InstantOutOfRange, format_instant, normalize_instant, parse_instant
 from .errors import (InputError, MemoryStoreError, NotFoundError, PolicyError, RefusedError, RemoteError,
@@ -584,29 +583,6 @@ def _cli_json(value: dict, status: int = 200) -> Response:
     return Response(content=dumps(value), status_code=status, media_type="application/json")
 
 
-def _added(store: Store, body: dict) -> dict:
-    """``api.add_conversation``, then what the scope's next search reads first brought up to the
-    write in the same request (``_caught_up``): a long-lived server applies its own writes to the
-    state it holds when it makes them, not in the search that follows (issue 14)."""
-    answer = api.add_conversation(store, body)
-    try:
-        _caught_up(store, api.user_scope(body["user_id"]))
-    except (MemoryStoreError, OSError):
-        pass    # derived state only: the next search brings it up itself, or says what is wrong
-    return answer
-
-
-def _caught_up(store: Store, scope: dict) -> None:
-    """The scope's current view and query view (its memos carried to the appended records), its
-    index with the new turns, and the index's length norms, as the next search would make them
-    (``query._evaluate``: the same calls with the same fingerprint, so that search reuses them)."""
-    fingerprint = store.fingerprint(scope)
-    query_mod._view(store, scope, None, fingerprint)
-    prepare = getattr(indexing.open_index(store, scope, fingerprint), "prepare", None)
-    if prepare is not None:
-        prepare()
-
-
 def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
     """Each route a thin translation of one ``memory.api`` call."""
     guarded = [Depends(_bearer), Depends(_strict_json)]
@@ -620,7 +596,7 @@ def _install_routes(app: FastAPI, store: Store, limits: Limits) -> None:
               tags=["leaderboard"])
     async def memories_add(body: AddRequest, request: Request):
         _authorize(request, body.user_id)
-        answer = await _offload(limits, _added, store, body.model_dump())
+        answer = await _offload(limits, api.add_conversation, store, body.model_dump())
         return {**answer, **_timestamp_warnings(body.messages)}
 
     @app.post("/v1/memories/search", response_model=SearchResponse, responses=_ERROR_RESPONSES,

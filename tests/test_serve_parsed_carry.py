@@ -94,25 +94,3 @@ def test_the_turn_count_kept_by_the_groups_follows_appends_of_turns_and_facts(tm
     older = Sessions(view)
     older._count -= 2                                                # a snapshot before the last two
     assert older.turns() == 1
-
-
-def test_a_served_add_brings_the_scopes_index_and_views_up_to_it_and_the_search_after_is_exact(tmp_path):
-    # ``server._added``: the add's request catches the index (with its length norms) and the query
-    # view up to the write, so the search after it reuses them; its answers are a fresh store's
-    from memory import indexing, server
-
-    store = make_store(tmp_path / "s")
-    _turn(store, "We went to Lisbon in March.", "t1")
-    assert api.search(store, "Where did we go in March?", "paul", top_k=5)     # cached now
-    body = {"request_id": "r1", "user_id": "paul", "session_id": "chat-2",
-            "messages": [{"role": "user", "content": "We are going to Porto in May.", "timestamp": AT},
-                         {"role": "assistant", "content": "Porto in May sounds lovely.", "timestamp": AT}]}
-    assert server._added(store, body)
-    fingerprint = store.fingerprint(scope("paul"))
-    index = indexing.open_index(store, scope("paul"), fingerprint)
-    assert len(index) == 3 and index._bm25._norm_cache is not None             # caught up in the add
-    view = _view(store, scope("paul"), None, fingerprint)
-    assert len(view.records) == 3
-    for question in ("Where are we going in May?", "Where did we go in March?"):
-        assert api.search(store, question, "paul", top_k=5) == api.search(reopen(store), question, "paul", top_k=5)
-    assert indexing.open_index(store, scope("paul"), store.fingerprint(scope("paul"))) is index

@@ -120,11 +120,6 @@ class BM25Index:
         caller that needs the best few of many matches scores those that can be among them."""
         return QueryScores(self, tuple(query_tokens))
 
-    def prepare(self) -> None:
-        """The length norms every search reads (``_norms``), worked out now if not yet."""
-        if self._total_len:
-            self._norms()
-
     def holders(self, term: str) -> list[str]:
         """The ids of the documents holding ``term``, in slot order: ``list(self.scores([term]))``
         up to order, without scoring them (a planner counts a term's documents per session)."""

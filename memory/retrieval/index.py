@@ -190,12 +190,6 @@ class ScopeIndex:
         """``scored_slots``'s scores worked out where read (``BM25Index.query_scores``)."""
         return self._bm25.query_scores(_query_tokens(query))
 
-    def prepare(self) -> None:
-        """Work out what the first search of this index reads before its postings: the BM25
-        length norms of every document (``BM25Index._norms``, new after every write, as the average
-        length moves). A server calls it in the write's request (``server._added``)."""
-        self._bm25.prepare()
-
     def holders(self, term: str) -> list[str]:
         """The docs holding ``term`` (a term, not a text), unscored (``BM25Index.holders``)."""
         return self._bm25.holders(term)
