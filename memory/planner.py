@@ -235,19 +235,26 @@ class SearchSpace:
             key_of, id_of = slot_of.get, ids.__getitem__
         pruned = scored if isinstance(scored, _Pruned) else None
 
-        def by_id() -> dict[str, float]:
+        def by_id(lifts: Callable | None = None) -> dict[str, float]:
             whole = scored if pruned is None else pruned.whole()
+            if lifts is not None:           # the kept records, and every match in their sessions
+                return {id_of(key): value for key, value in whole.items() if lifts(key)}
             return whole if slots is None else {ids[slot]: value for slot, value in whole.items()}
 
         def everything() -> dict[str, float]:
-            smoothed = self._smoothed(by_id())
-            return smoothed if keep is None else dict(keep(smoothed.items()))
+            if keep is None:
+                return self._smoothed(by_id())
+            # a match ``lifts`` passes by has no kept neighbour and is not kept (``_lifter``): the
+            # kept records' smoothed scores, and their order, are those of every match
+            smoothed = self._smoothed(by_id(_lifter(keep, slots)))
+            return dict(keep(smoothed.items()))
         if limit <= 0 or _fewer_than(scored, 4 * _LIFTERS * limit + 1):
             return everything()
         best = heapq.nlargest(_LIFTERS * limit, scored.values())
-        ranked = None if keep is None else dict(keep(zip(map(id_of, scored), scored.values())))
+        ranked = None if keep is None else _kept(keep, scored, id_of, slots)
+        lifts = None if keep is None else _lifter(keep, slots)
         if ranked is not None and len(ranked) < limit:
-            return self._few_kept(scored, limit, keep, ranked, key_of, id_of)
+            return self._few_kept(scored, limit, keep, ranked, key_of, id_of, lifts)
         theta = best[limit - 1] if ranked is None else heapq.nlargest(limit, ranked.values())[-1]
         weight = self.neighbour_weight
         if theta <= 0.0:
@@ -271,6 +278,8 @@ class SearchSpace:
         unscored: dict[str, None] = {}
         for key, score in pool:
             if score >= high:                   # a lifter: its neighbours are smoothed exactly
+                if lifts is not None and not lifts(key):
+                    continue                    # a session none of whose turns is kept
                 for neighbour in neighbours_of(id_of(key)):
                     found = key_of(neighbour)
                     if found is not None and found in scored:
@@ -308,7 +317,7 @@ class SearchSpace:
         return out
 
     def _few_kept(self, scored: dict, limit: int, keep: Callable, ranked: dict[str, float],
-                  key_of: Callable, id_of: Callable) -> dict[str, float]:
+                  key_of: Callable, id_of: Callable, lifts: Callable | None = None) -> dict[str, float]:
         """``_smoothed_top`` when ``keep`` keeps fewer than ``limit`` of the matches (a speaker
         search over a common question at 100k: ~40% of speaker searches, up to 6.6k matches,
         each of which the full smoothing gave its neighbours): the kept matches smoothed
@@ -335,6 +344,8 @@ class SearchSpace:
         for key, score in sorted(scored.items(), key=itemgetter(1), reverse=True):
             if score <= 0.0 or (len(floor) == limit and weight * score < floor[0]):
                 break                           # only a match scoring above 0 lifts
+            if lifts is not None and not lifts(key):
+                continue                        # its neighbours are turns none of which is kept
             fresh = []
             for neighbour in neighbours_of(id_of(key)):
                 if neighbour not in met:
@@ -469,7 +480,11 @@ class SearchSpace:
 # alone (its statement, kind, speaker, its terms in the index, the turn before it in its session):
 # true of the same record after any number of appended records
 _PER_RECORD_MEMOS = ("term_set", "asserted_terms", "record_relations", "record_person", "relation_names",
-                     "held_terms", "damped_tfs", "session_of", "asked_before")
+                     "held_terms", "damped_tfs", "session_of", "asked_before",
+                     # read from the record's statement alone (the lexicon's first readings, its
+                     # idioms, its mood, whether it says "you" without "I")
+                     "lexicon_positive", "lexicon_stated", "lexicon_roles", "lexicon_place", "idiom_held",
+                     "mood_marks", "says_only_you")
 # per record, and read with the other speakers of its session (``_turn_text``): true until a
 # record of that session names a speaker it had not
 _SESSION_PEER_MEMOS = ("speaks_about", "sentences_about", "clauses_about")
@@ -492,6 +507,9 @@ def carried_memo(memo: dict, older, records, appended: list[str]) -> dict:
     - the rest (the snapshot's neighbours, session speakers, whether the index covers it) is
       worked out again: bound to the snapshot, or O(speakers)."""
     out: dict = {name: memo[name] for name in _PER_RECORD_MEMOS if name in memo}
+    carry_parsed = getattr(records, "carry_parsed", None)
+    if carry_parsed is not None:
+        carry_parsed(older)       # the records ``older`` parsed: not read from the shards again
     if not appended:
         out.update((name, memo[name]) for name in _SESSION_PEER_MEMOS if name in memo)
     elif any(name in memo for name in _SESSION_PEER_MEMOS):
@@ -563,6 +581,28 @@ class _BySpeaker(Mapping):
 
 def _same(value):
     return value
+
+
+def _kept(keep: Callable, scored: dict, id_of: Callable, slots: tuple | None) -> dict:
+    """``dict(keep(...))`` of every (id, score) of ``scored``, in its order; by the index's slots
+    when ``keep`` can read them (``current.SpeakerFilter.by_slot``): no id made for a match not kept."""
+    by_slot = getattr(keep, "by_slot", None)
+    if by_slot is not None and slots is not None:
+        found = by_slot(scored, slots[0])
+        if found is not None:
+            return found
+    return dict(keep(zip(map(id_of, scored), scored.values())))
+
+
+def _lifter(keep: Callable, slots: tuple | None) -> Callable | None:
+    """A test of a match's key in ``scored`` that is False only when ``keep`` keeps none of the
+    match's neighbours, scored or not (``current.SpeakerFilter.lifter``): such a match neither
+    lifts a kept turn nor is a kept turn's lifter, so ``_smoothed_top`` and ``_few_kept`` pass it
+    by without reading its neighbours. None: ``keep`` cannot say."""
+    lifter = getattr(keep, "lifter", None)
+    if lifter is None:
+        return None
+    return lifter(None if slots is None else slots[0])
 
 
 def _first_lift_order(scored: dict, lifted: dict[str, float], neighbours_of: Callable,

@@ -36,6 +36,7 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
+from itertools import islice
 from pathlib import Path
 
 from ..errors import StoreError
@@ -109,6 +110,9 @@ class CurrentView:
         # an id is added or dropped), and whether ``slot`` is lent to an index (``lend_ids``)
         self._ids_sha256: str | None = None
         self._slot_lent = False
+        # (an index's slot -> id table, how many of its slots were found to be this view's, the
+        # view's ids then): ``SpeakerFilter._view_slots``
+        self._index_slots: tuple | None = None
 
     # -- reading ---------------------------------------------------------------------
 
@@ -415,6 +419,8 @@ class _Groups:
         self._pair_index: dict[int, int] | None = None   # session code -> its place in ``_saved_pairs``
         self.keyed: list[int] = []
         self.position = array(_U32)       # per slot: its place in its session's list, or _NONE
+        self._spoken_in: dict[int, set[int]] | None = None   # ``speaker_sessions``, when asked
+        self._outside: int | None = None     # how many slots of ``position`` are _NONE, once asked
 
     @property
     def session_speakers(self) -> dict[int, dict[int, int]]:
@@ -447,6 +453,40 @@ class _Groups:
         if i is None:
             return None
         return dict(zip(pairs[offsets[i]:offsets[i + 1]:2], pairs[offsets[i] + 1:offsets[i + 1]:2]))
+
+    def outside(self, count: int) -> int:
+        """How many of the first ``count`` slots are in no session's list (``position`` _NONE):
+        counted once, then kept by ``add`` (a search after each write asked it of every slot)."""
+        with _GROUPS_LOCK:
+            position = self.position
+            if self._outside is None:
+                self._outside = position.count(_NONE)
+            if count == len(position):
+                return self._outside
+        return position[:count].count(_NONE)
+
+    def speaker_sessions(self, speakers) -> set[int]:
+        """The session codes where one of ``speakers`` (codes) speaks: ``session_speakers``
+        turned round once (speaker code -> its sessions), then kept up to date by ``add``."""
+        inverse = self._spoken_in
+        if inverse is None:
+            spoken = self.session_speakers
+            with _GROUPS_LOCK:
+                inverse = self._spoken_in
+                if inverse is None:
+                    inverse = {}
+                    for session, names in list(spoken.items()):
+                        for speaker in list(names):
+                            found = inverse.get(speaker)
+                            if found is None:
+                                found = inverse[speaker] = set()
+                            found.add(session)
+                    self._spoken_in = inverse
+        out: set[int] = set()
+        with _GROUPS_LOCK:
+            for speaker in speakers:
+                out |= inverse.get(speaker, ())
+        return out
 
     # what ``save`` writes after the columns (u32 arrays; "none" is _NONE)
     ARRAYS = ("position", "session_codes", "session_offsets", "session_members", "speaker_first",
@@ -510,13 +550,19 @@ class _Groups:
             self.position.append(len(members))
             members.append(at)
         else:
-            self.position.append(_NONE)
+            with _GROUPS_LOCK:
+                self.position.append(_NONE)
+                if self._outside is not None:
+                    self._outside += 1
         if session and tables["session"][session] and speaker and tables["speaker"][speaker]:
             spoken = self.session_speakers.get(session)
             if spoken is None:
                 spoken = self.session_speakers[session] = {}
             if speaker not in spoken:
                 spoken[speaker] = at
+                if self._spoken_in is not None:
+                    with _GROUPS_LOCK:
+                        self._spoken_in.setdefault(speaker, set()).add(session)
         if key and tables["key"][key] and not episode:
             self.keyed.append(at)
 
@@ -591,7 +637,9 @@ class CurrentRecords(Mapping):
             self._ids = [rid for at, rid in enumerate(view.ids[:self._count]) if kind_col[at] in wanted]
             self._members = frozenset(self._ids)
         else:
-            self._ids, self._members = view.ids[:self._count], None
+            # the view's own list, read up to ``_count`` (it is only appended to, or replaced
+            # whole by an erasure): not a copy of its 100k ids per snapshot
+            self._ids, self._members = view.ids, None
 
     def __getitem__(self, record_id: str) -> dict:
         record = self._parsed.get(record_id)
@@ -610,10 +658,10 @@ class CurrentRecords(Mapping):
         return at is not None and at < self._count
 
     def __iter__(self):
-        return iter(self._ids)
+        return iter(self._ids) if self._members is not None else islice(self._ids, self._count)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._ids) if self._members is not None else self._count
 
     def column(self, name: str, record_id: str):
         return self.view.column_of(name, record_id)
@@ -640,6 +688,20 @@ class CurrentRecords(Mapping):
             return None
         return self.view.ids[older._count:self._count]
 
+    def carry_parsed(self, older: "CurrentRecords") -> bool:
+        """Take the records ``older`` parsed, when these records are ``older``'s and some appended
+        after them, unchanged (``appended_after``): each is still its record's current revision.
+        A long-lived reader's search after a write otherwise parses its candidates again (~400
+        records at 100k, a read and a JSON parse each). A copy: a query of the older snapshot
+        may still add to its own. False (nothing taken) when a record changed since."""
+        if self._parsed or self.appended_after(older) is None:
+            return False
+        self._parsed = dict(older._parsed)
+        kept = getattr(older, "_keyed_kept", None)
+        if kept is not None:          # its keyed records by key, extended by the appended ones
+            self._keyed_from = (kept[1], older._count)
+        return True
+
     def column_values(self, name: str, record_ids) -> list:
         """``[self.column(name, rid) for rid in record_ids]``, looked up in C."""
         view = self.view
@@ -655,17 +717,13 @@ class CurrentRecords(Mapping):
         """``lambda items: self.said_by(items, speakers)`` with the speakers' codes, the column and
         the id -> slot dict looked up once: a speaker search filters its matches, then the turns
         each match lifts, a call per match (~1k calls a query at 100k, most of one or two items)."""
-        view = self.view
-        codes = view._codes["speaker"]
-        wanted = {codes[name] for name in speakers if name in codes}
-        column, slot = view.columns["speaker"], view.slot
-        return lambda items: [item for item in items if column[slot[item[0]]] in wanted]
+        return SpeakerFilter(self.view, speakers)
 
     def _slots(self):
         if self._members is not None:
             slot = self.view.slot
             return ((slot[rid], rid) for rid in self._ids)
-        return enumerate(self._ids)
+        return enumerate(islice(self._ids, self._count))
 
     def group_ids(self, name: str) -> dict:
         """Column value -> the ids holding it, in log order, without parsing a record."""
@@ -746,7 +804,8 @@ class CurrentRecords(Mapping):
         kept = getattr(self, "_keyed_kept", None)
         if kept is not None and kept[0] == state:
             return kept[1]
-        slots = KeyedSlots(self)
+        carried = getattr(self, "_keyed_from", None)
+        slots = KeyedSlots(self) if carried is None else KeyedSlots.extended(self, *carried)
         self._keyed_kept = (state, slots)
         return slots
 
@@ -784,6 +843,78 @@ class CurrentRecords(Mapping):
         return CurrentRecords(self.view, tuple(kinds))
 
 
+class SpeakerFilter:
+    """``CurrentRecords.speaker_filter``: called with (record id, value) pairs, the pairs whose
+    record's speaker is one of the speakers, in order. What a speaker search also asks of it
+    (``planner.SearchSpace._smoothed_top``), so that it reads neither the ids nor the
+    neighbours of the many matches that cannot count:
+
+    - ``by_slot(scored, ids)``: the kept (id, value) pairs of ``scored`` (index slot -> value,
+      ``ids`` the index's slot -> id table) in its order, read by slot from the speaker column
+      when the index's slots are the view's (its ids are the first of the view's, in order);
+      None when they are not (the caller filters by id);
+    - ``lifter(ids)``: a test of a match's key (an index slot when ``ids`` is given, else a
+      record id) that is False only when no turn of the match's session can be kept: a session
+      whose speakers (``_Groups.session_speakers``, every record of it with a speaker, read
+      live: a view grown since only adds speakers) are none of these. A neighbour is a turn of
+      the same session, so such a match lifts no kept turn and holds none of the kept neighbours."""
+
+    def __init__(self, view: CurrentView, speakers) -> None:
+        codes = view._codes["speaker"]
+        self.view = view
+        self.wanted = frozenset(codes[name] for name in speakers if name in codes)
+        self._column, self._slot = view.columns["speaker"], view.slot
+
+    def __call__(self, items) -> list:
+        column, slot, wanted = self._column, self._slot, self.wanted
+        return [item for item in items if column[slot[item[0]]] in wanted]
+
+    def _view_slots(self, ids) -> bool:
+        """Whether slot ``i`` of ``ids`` (an index's slot -> id table) is the view's slot ``i``:
+        its ids are the view's first ones, in order (a hole, None, where the index dropped a
+        document, is not; nor is a document it re-added at a new slot). Kept on the view per
+        table while neither list is replaced: both are only appended to, or have a slot set to
+        None (``BM25Index.remove``: that slot is no longer scored), so a table that grew is
+        checked from where it was checked before."""
+        view, count = self.view, len(ids)
+        own = view.ids
+        known = view._index_slots
+        start = 0
+        if known is not None and known[0] is ids and known[2] is own and known[1] <= count:
+            start = known[1]
+            if start == count:
+                return True
+        if count > len(own) or (ids is not own and ids[start:count] != own[start:count]):
+            return False
+        view._index_slots = (ids, count, own)
+        return True
+
+    def by_slot(self, scored, ids) -> dict | None:
+        if not self._view_slots(ids):
+            return None
+        column, wanted = self._column, self.wanted
+        return {ids[at]: value for at, value in scored.items() if column[at] in wanted}
+
+    def lifter(self, ids=None):
+        view = self.view
+        groups = view.groups()
+        known, spoken = groups.session_speakers, groups.speaker_sessions(self.wanted)
+        sessions = view.columns["session"]
+        if ids is not None and self._view_slots(ids):
+            def lifts_slot(at: int) -> bool:
+                session = sessions[at]
+                return session in spoken or session not in known
+            return lifts_slot
+        slot = self._slot
+
+        def lifts_id(record_id: str) -> bool:
+            at = slot.get(record_id)
+            return True if at is None else (sessions[at] in spoken or sessions[at] not in known)
+        if ids is not None:
+            return lambda at: lifts_id(ids[at])
+        return lifts_id
+
+
 class KeyedSlots(Mapping):
     """``CurrentRecords.keyed_slots``: memory_key -> its keyed records, parsed on first access."""
 
@@ -794,6 +925,27 @@ class KeyedSlots(Mapping):
         for at in records._keyed_slots():
             self._slots.setdefault(table[keys[at]], []).append(at)
         self._parsed: dict[str, list[dict]] = {}
+
+    @classmethod
+    def extended(cls, records: CurrentRecords, older: "KeyedSlots", count: int) -> "KeyedSlots":
+        """``KeyedSlots(records)`` from ``older``, the one of a snapshot of the first ``count`` of
+        these records, all unchanged since (``CurrentRecords.carry_parsed``): its groups with the
+        keyed records appended after them added (a key's list copied, not changed: ``older``
+        may still be read), and its parsed lists but for the keys those records hold. The same
+        keys in the same order (a new key's first slot is after every older key's), the same
+        slots in log order."""
+        new = cls.__new__(cls)
+        new.records = records
+        keys, table = records.view.columns["key"], records.view.tables["key"]
+        grouped, parsed = dict(older._slots), dict(older._parsed)
+        keyed = records._keyed_slots()
+        for at in keyed[bisect_left(keyed, count):]:
+            key = table[keys[at]]
+            members = grouped.get(key)
+            grouped[key] = [at] if members is None else members + [at]
+            parsed.pop(key, None)
+        new._slots, new._parsed = grouped, parsed
+        return new
 
     def __getitem__(self, key: str) -> list[dict]:
         found = self._parsed.get(key)
@@ -854,7 +1006,7 @@ class Sessions(Mapping):
     def turns(self) -> int:
         """How many episodes the sessions hold together (``sum(map(len, self.values()))``),
         counted in C: each slot in a session has a place in it (a search after a write asks)."""
-        return self._count - self.view.groups().position[:self._count].count(_NONE)
+        return self._count - self.view.groups().outside(self._count)
 
     def __iter__(self):
         table = self.view.tables["session"]
