@@ -2022,6 +2022,8 @@ _AGE_CLAIM = _Lazy(r"(?i)\b([^\W\d_][\w-]*)(?:\s+(?:who|which|that))?(?:\s+(?:is
                    r"turning|will\s+be)|'s|'m)\s+(?:(?:now|just|only|almost|nearly|over|about|already)\s+)?"
                    + _AGE_NUMBER + r"\b(?!\s*(?:%|percent|km|kms|miles?|minutes?|mins?|hours?|euros?|pounds?|dollars?|kg|"
                    r"kilos?|o'clock|am\b|pm\b|[:.]\d))")
+# whose birth a statement tells: "I was born in Leeds" is the owner's (``states_age_of``), never a pet's
+_BORN_CLAIM = _Lazy(r"(?i)\b([^\W\d_][\w-]*)\s+(?:was|were|'s\s+been)\s+born\b")
 _FIRST_PERSON_CLAIM_TEXT = "i user"
 
 
@@ -2093,7 +2095,7 @@ def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], 
     text = _folded(statement.replace("\u2019", "'"))
     if not _STATES_AGE.search(text):
         return False
-    claims = [word.lower() for word in _AGE_CLAIM.findall(text)]
+    claims = [word.lower() for word in _AGE_CLAIM.findall(text) + _BORN_CLAIM.findall(text)]
     if not claims:
         return True   # "born in 2019", "his birthday": whose it is stays the subject tests' business
     firsts = [word for word in claims if word in ("i", "user") or set(tokenize(word)) <= own and tokenize(word)]
