@@ -1195,6 +1195,52 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
     return lambda held, record_id: share(held | extra(record_id, held))
 
 
+def kind_reader(space: SearchSpace, question: str, features, forms: bool) -> Callable[[str], frozenset[str]] | None:
+    """``features.kind_members``: record_id -> the terms naming a kind the question asks by its name
+    ("How far ...", "What dose ...", "What is my cat called?") that the record holds by a value in one
+    of the kind's units ("1,100 nautical miles", "500 mg") or by one of its members ("Our Maine Coon
+    ...", "a whippet"; ``lexicon.held_kinds``, in clauses negating nothing). None when the question
+    names no kind. Read per record on first use, kept in the space's memo."""
+    if not features("kind_members"):
+        return None
+    kinds = lexicon.asked_kinds(tokenize(question))
+    if not kinds:
+        return None
+    base = base_term if forms else (lambda t: t)
+    cache = space.memo("kind_members")
+
+    def held(record_id: str) -> frozenset[str]:
+        found = cache.get((record_id, kinds))
+        if found is None:
+            statement = space.records[record_id]["statement"]
+            found = cache[(record_id, kinds)] = frozenset(
+                base(t) for t in lexicon.held_kinds(kinds, statement, lexicon.positive_terms(statement)))
+        return found
+    return held
+
+
+def kinds_known(space: SearchSpace, question: str, features) -> frozenset[str]:
+    """``kind_members``: the terms of the kinds the question names ("my cat") that the scope holds in
+    other words, by a member all of whose terms it holds ("Maine Coon"): a word the scope never saw
+    but knows so is no unseen modifier (``unseen_modifier``'s ``known``)."""
+    if not features("kind_members"):
+        return frozenset()
+    asked = frozenset(tokenize(question))
+    found: set[str] = set()
+    for name in lexicon.asked_kinds(asked):
+        if any(all(space.index.df(t) for t in member) for member in lexicon.kind_members(name)):
+            found |= lexicon.kind_names(name) & asked
+    return frozenset(found)
+
+
+def _kind_share(share: Callable[[frozenset[str], str], float],
+                kinds: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
+    """``kind_members``: ``share`` with the kind names a record holds by a unit or a member."""
+    if kinds is None:
+        return share
+    return lambda held, record_id: share(held | kinds(record_id), record_id)
+
+
 # ``yes_no_names``: a yes/no question asking whether someone is called a name ("Is Tariq's brother called
 # Omar?", "Is my sister named Rosa?", "Is my husband's name Tom?")
 _YES_NO_NAME = _Lazy(r"^\W*(?i:is|was|isn't|wasn't)\s+.+?(?:\s+(?:called|named)|'s\s+(?:first\s+)?name(?:\s+is)?)"
@@ -1525,7 +1571,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     kinship = features("kinship_model")
     grouped_kin = _kin_groups(space, question) if kinship else {}
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
-                                                                frozenset(grouped_kin)):
+                                                                frozenset(grouped_kin)
+                                                                | kinds_known(space, question, features)):
         return lambda record_id, ungated=False: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -1599,6 +1646,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     share_in = _lexicon_share(share, space, question, features, forms, weights)
+    kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
+    share_in = _kind_share(share_in, kinds_of)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
@@ -1681,7 +1730,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if found is None:
             found = states_asked[record_id] = not (
                 # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
-                (typed and not states_value_read(typed, space.records[record_id]["statement"], units))
+                (typed and not states_value_read(typed, space.records[record_id]["statement"], units)
+                 and not (kinds_of and lexicon.states_unit(typed, space.records[record_id]["statement"])))
                 # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
                 or (attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms)))
         return found
@@ -1736,6 +1786,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if things or owned:
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
             stated = _with_bases(stated) if forms else stated
+            stated = stated | kinds_of(record_id) if kinds_of else stated   # ``kind_members``: a Maine Coon is a cat
             if things and stated.isdisjoint(things) and not (quantity and _QUANTITY.search(
                     space.records[record_id]["statement"])):
                 return 0.0   # ``predicate_required``: holds the thing asked about, not what is asked of it

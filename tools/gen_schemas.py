@@ -49,7 +49,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "everyday_thesaurus", "kinship_model",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
-                      "turn_relations")
+                      "turn_relations",
+                      "kind_members")
 
 
 def enum(values):
