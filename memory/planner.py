@@ -1233,6 +1233,124 @@ def kinds_known(space: SearchSpace, question: str, features) -> frozenset[str]:
     return frozenset(found)
 
 
+# ``features.typo_terms``: a word a person typed wrong at a shell ("wheres my brothr live", "waht is my
+# docter called"): the question's first word read as the question word one edit away, and a word the
+# scope never saw (five letters or more, lower case) as the one word the scope holds one edit away
+_TYPED_WORD = _Lazy(r"[^\W\d_][^\W\d_']*(?:'[^\W\d_]+)?")
+_QUESTION_WORDS = ("what", "where", "when", "which", "who", "whose", "how", "why")
+_UNAPOSTROPHISED = {"whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whens": "when's",
+                    "whys": "why's"}
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit(word: str) -> set[str]:
+    """The strings one deletion, transposition, substitution or insertion (a-z) away from ``word``."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits for c in _LETTERS})
+
+
+def typo_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] | None:
+    """``typo_terms``: ``question`` with its typed-wrong words read as what they are one edit from, and
+    {typed: read}; None when it holds none. The first word is read as a question word ("waht" ->
+    "what", "wheres" -> "where's") when it is none and exactly one is one edit away; another word whose
+    term the scope never saw — five letters or more, not capitalised (a name), no word of the packaged
+    lexicon — as the word whose term the scope holds when exactly one such term is one edit away
+    ("brothr" -> "brother"). A real word the scope never saw ("visa") has no seen neighbour and keeps
+    its weight as an unseen term."""
+    text = question.replace("\u2019", "'")
+    read: dict[str, str] = {}
+    pieces, at = [], 0
+    for number, hit in enumerate(_TYPED_WORD.finditer(text)):
+        word, low = hit.group(0), hit.group(0).lower()
+        found = None
+        if number == 0 and low not in _QUESTION_WORDS and "'" not in low:
+            near = [w for w in _QUESTION_WORDS if w in _one_edit(low)] if len(low) >= 3 else []
+            found = _UNAPOSTROPHISED.get(low) or (near[0] if len(near) == 1 else None)
+        elif len(low) >= 5 and word == low and low.isalpha():
+            found = _seen_neighbour(space, low)
+        if found:
+            found = found[0].upper() + found[1:] if word[0].isupper() else found
+            read[word] = found
+            pieces += [text[at:hit.start()], found]
+            at = hit.end()
+    if not read:
+        return None
+    return "".join(pieces) + text[at:], read
+
+
+def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
+    """The word one edit from ``word`` whose term the scope holds, when ``word``'s is unseen and
+    exactly one seen term is one edit from it; None otherwise."""
+    terms = tokenize(word)
+    if len(terms) != 1 or space.index.df(terms[0]) or word in lexicon.lexicon_words():
+        return None
+    seen = {t for t in _one_edit(terms[0]) if len(t) >= 4 and space.index.df(t)}
+    if len(seen) != 1:
+        return None
+    term = next(iter(seen))
+    # the written word: one edit from the typed word, whose term is the seen one
+    for candidate in sorted(_one_edit(word)):
+        if candidate[:2] == term[:2] and tokenize(candidate) == [term]:
+            return candidate
+    return None
+
+
+# ``features.unseen_heads``: the kind of value a what/which question asks by its head noun ("Which airline
+# ...", "What make is my bike?", "What blood group ...") when no record of the scope holds that noun
+_UNSEEN_HEAD = _Lazy(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|am|was|were|do|does|did|has|have|had|"
+                     r"can|could|will|would|should)\b")
+
+
+def unseen_head_holders(space: SearchSpace, question: str, caller: str, features,
+                        forms: bool) -> Callable[[str], bool] | None:
+    """``unseen_heads``: record_id -> whether a record may state the value a what/which question asks by
+    a head noun (``answer_type``'s, "am" too: "Which airline am I flying with?") the scope never saw: it names a member of the head's lexicon category
+    or kind ("a Toyota", "a whippet"), or a value by a capitalised word past the first of its sentence
+    that is no time and no word of the question ("My bike is a Giant Talon", "I'm flying KLM to Oslo").
+    The scope holding no "airline" at all, "Flying to Lisbon on the 3rd of May" states none, whatever
+    else of the question it holds (``_typed_share`` lets a record naming the asked thing stand for the
+    kind). None when the question asks no such head (nothing is read)."""
+    if not features("unseen_heads"):
+        return None
+    found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
+    terms = tokenize(found.group(1)) if found else []
+    word = terms[0] if len(terms) == 1 else None
+    if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS \
+            or word in _NAME_TERMS or space.index.df(word) or space.index.df(base_term(word)):
+        return None
+    category = lexicon.categories().get(word)
+    kinds = lexicon.asked_kinds((word,))
+    asked = frozenset(tokenize(_folded(question)))
+    cache = space.memo("unseen_heads")
+
+    def holds(record_id: str) -> bool:
+        found = cache.get((record_id, question))
+        if found is None:
+            statement = space.records[record_id]["statement"].replace("\u2019", "'")
+            stated = lexicon.positive_terms(statement)
+            found = cache[(record_id, question)] = bool(
+                (category is not None and any(member <= stated for member in category.members))
+                or (kinds and lexicon.held_kinds(kinds, statement, stated))
+                or _names_other_value(statement, asked))
+        return found
+    return holds
+
+
+def _names_other_value(statement: str, asked: frozenset[str]) -> bool:
+    """Whether a sentence of the statement names a value by a capitalised word past its first that
+    says no time and is no word of the question (``asked``, folded terms)."""
+    for sentence in _SENTENCE_END.split(statement):
+        words = sentence.split()
+        for word in words[1:]:
+            if not word[:1].isupper() or word in ("I", "I'm", "I've", "I'd", "I'll"):
+                continue
+            terms = set(tokenize(_folded(word)))
+            if terms and not terms <= _WHEN_TERMS and terms.isdisjoint(asked):
+                return True
+    return False
+
+
 def _kind_share(share: Callable[[frozenset[str], str], float],
                 kinds: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
     """``kind_members``: ``share`` with the kind names a record holds by a unit or a member."""
@@ -1647,6 +1765,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     share_in = _lexicon_share(share, space, question, features, forms, weights)
     kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
+    heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
     share_in = _kind_share(share_in, kinds_of)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
@@ -1816,6 +1935,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
         if (typed or attribute) and not states_what_is_asked(record_id):
             return 0.0
+        if heads is not None and not heads(record_id):
+            return 0.0   # ``unseen_heads``: "Flying to Lisbon on the 3rd" names no airline
         if event:   # ``event_questions``: what a record of the subject, said then, tells
             return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
         if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):

@@ -7,6 +7,13 @@ fails for the bug it names; the twins on the same store keep their answer.
 """
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import gold_case_with
+
 from memory.retrieval import lexicon
 from test_planner_features import space_of
 from test_trust import fact
@@ -44,3 +51,48 @@ def test_a_unit_or_member_in_a_negated_clause_holds_nothing():
     assert lexicon.held_kinds(("distance",), "Did the last lap in the rain.", frozenset()) == frozenset()
     stated = lexicon.positive_terms("We don't have a whippet any more.")
     assert lexicon.held_kinds(("dog",), "We don't have a whippet any more.", stated) == frozenset()
+
+
+CASES = {c["case_id"]: c for c in map(json.loads, (Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
+                                                   / "trust-dev22.jsonl").read_text().splitlines())}
+
+
+def test_the_case_file_is_what_the_generator_writes():
+    written = subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
+                                                  / "trust_dev22_cases.py")],
+                             capture_output=True, text=True, check=True).stdout
+    assert [json.loads(line) for line in written.splitlines()] == list(CASES.values())
+
+
+def test_a_question_typed_wrong_answers_as_typed_right():
+    outcome = gold_case_with(CASES["gold_trust_2219"])   # "wheres my brothr live"
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-brother"]
+    assert gold_case_with(CASES["gold_trust_2219"], off="typo_terms").knowledge_state == "UNKNOWN"
+
+
+def test_a_typed_wrong_word_is_read_as_the_scope_word_one_edit_away(tmp_path):
+    from memory.planner import typo_read
+    space = space_of([fact("bro", "My brother lives in Inverness with his wife.", key="brother.city"),
+                      fact("doc", "My doctor is called Dr Fraser.", key="user.doctor")], tmp_path)
+    assert typo_read(space, "wheres my brothr live")[0] == "where's my brother live"
+    assert typo_read(space, "waht is my docter called")[0] == "what is my doctor called"
+    got = support(space, typo_read(space, "wheres my brothr live")[0])
+    assert got["bro"] > 0.2
+    # a real word the scope never saw has no seen neighbour: it keeps its weight as unseen
+    assert typo_read(space, "When does my visa expire?") is None
+    # a name is never read as a typo, nor a question word that is one
+    assert typo_read(space, "Where does Brothe live?") is None
+
+
+def test_a_head_the_scope_never_saw_needs_a_value_of_its_kind(tmp_path):
+    space = space_of([fact("flight", "Flying to Lisbon on the 3rd of May for my cousin's wedding.", key="user.trip"),
+                      fact("klm", "I'm flying KLM to Oslo in June.", key="user.oslo"),
+                      fact("service", "Bike's in the shop for a service this week.", key="user.bike_service"),
+                      fact("giant", "My bike is a Giant Talon, bought second-hand.", key="user.bike")], tmp_path)
+    got = support(space, "Which airline am I flying to Lisbon with?")
+    assert got["flight"] == 0.0
+    assert support(space, "Which airline am I flying to Lisbon with?", off="unseen_heads")["flight"] > 0.2
+    assert support(space, "Which airline am I flying to Oslo with?")["klm"] > 0.2   # the twin names one
+    got = support(space, "What make is my bike?")
+    assert got["service"] == 0.0 and got["giant"] > 0.2
+    assert support(space, "What make is my bike?", off="unseen_heads")["service"] > 0.2

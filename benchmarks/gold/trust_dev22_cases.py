@@ -87,7 +87,7 @@ STORES = [
                 fact("tx-rent", "graham", "I pay 720 pounds a month for the flat in Leith.", 1, "user.flat"),
                 fact("tx-council", "graham", "The council tax letter came on Friday.", 2, "user.council"),
                 fact("tx-brother", "graham", "My brother lives in Inverness with his wife.", 1, "brother.city"),
-                fact("tx-doc", "graham", "My doctor is Dr Fraser at the Leith surgery.", 1, "user.doctor")], [
+                fact("tx-doc", "graham", "My doctor is called Dr Fraser, at the Leith surgery.", 1, "user.doctor")], [
         ("Do I have a chronic illness?", V, ["tx-diab"], ["tx-knee"], "a chronic condition named: type 2 diabetes"),
         ("What dose of metformin am I on?", V, ["tx-met"], ["tx-nurse"], "a dose: 500 mg"),
         ("How much is my rent?", V, ["tx-rent"], ["tx-council"], "rent stated as what I pay for the flat"),

@@ -586,3 +586,11 @@ def held_kinds(kinds: tuple[str, ...], statement: str, positive: frozenset[str])
 def kind_members(name: str) -> tuple[frozenset[str], ...]:
     """The terms of each member of a kind ("maine coon" -> {main, coon})."""
     return _kind_members(name) if name in _kinds() else ()
+
+
+@lru_cache(maxsize=1)
+def lexicon_words() -> frozenset[str]:
+    """Every single word of the packaged lexicon's tables (the words whose stems ``stems.json`` holds):
+    real words, never read as a typo of another (``features.typo_terms``)."""
+    text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
+    return frozenset(json.loads(text)["stems"])
