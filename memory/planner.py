@@ -1221,12 +1221,19 @@ def kind_reader(space: SearchSpace, question: str, features, forms: bool) -> Cal
 
 def kinds_known(space: SearchSpace, question: str, features) -> frozenset[str]:
     """``kind_members``: the terms of the kinds the question names ("my cat") that the scope holds in
-    other words, by a member all of whose terms it holds ("Maine Coon"): a word the scope never saw
-    but knows so is no unseen modifier (``unseen_modifier``'s ``known``)."""
-    if not features("kind_members"):
-        return frozenset()
+    other words, by a member all of whose terms it holds ("Maine Coon"), and (``synonyms_known``) the
+    terms of a thesaurus phrase the question holds whose group has another written phrase all of whose
+    terms the scope holds ("quickest" beside "PB"): a word the scope never saw but knows so is no
+    unseen modifier (``unseen_modifier``'s ``known``)."""
     asked = frozenset(tokenize(question))
     found: set[str] = set()
+    if features("synonyms_known") and features("everyday_thesaurus"):
+        # "my quickest marathon" in a scope holding "My marathon PB ...": another phrase of its group
+        for phrase, others, written in lexicon.asked_synonyms(asked):
+            if any(other in written and all(space.index.df(t) for t in other) for other in others):
+                found |= phrase
+    if not features("kind_members"):
+        return frozenset(found)
     for name in lexicon.asked_kinds(asked):
         if any(all(space.index.df(t) for t in member) for member in lexicon.kind_members(name)):
             found |= lexicon.kind_names(name) & asked
@@ -1310,11 +1317,14 @@ def unseen_head_holders(space: SearchSpace, question: str, caller: str, features
     that is no time and no word of the question ("My bike is a Giant Talon", "I'm flying KLM to Oslo").
     The scope holding no "airline" at all, "Flying to Lisbon on the 3rd of May" states none, whatever
     else of the question it holds (``_typed_share`` lets a record naming the asked thing stand for the
-    kind). None when the question asks no such head (nothing is read)."""
+    kind). A plural head ("What preparations have I made ...?") asks a list of what was done, not one
+    named value, and is not read. None when the question asks no such head (nothing is read)."""
     if not features("unseen_heads"):
         return None
     found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
-    terms = tokenize(found.group(1)) if found else []
+    # (a plural head asks a list of what was done or had, "what preparations have I made", not one named value)
+    plural = found is not None and found.group(1).lower().endswith("s") and not found.group(1).lower().endswith("ss")
+    terms = tokenize(found.group(1)) if found and not plural else []
     word = terms[0] if len(terms) == 1 else None
     if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS \
             or word in _NAME_TERMS or space.index.df(word) or space.index.df(base_term(word)):
@@ -1328,7 +1338,7 @@ def unseen_head_holders(space: SearchSpace, question: str, caller: str, features
         found = cache.get((record_id, question))
         if found is None:
             statement = space.records[record_id]["statement"].replace("\u2019", "'")
-            stated = lexicon.positive_terms(statement)
+            stated = space.term_set(record_id)   # (what a clause negates is the negation tests' business)
             found = cache[(record_id, question)] = bool(
                 (category is not None and any(member <= stated for member in category.members))
                 or (kinds and lexicon.held_kinds(kinds, statement, stated))
@@ -1349,6 +1359,38 @@ def _names_other_value(statement: str, asked: frozenset[str]) -> bool:
             if terms and not terms <= _WHEN_TERMS and terms.isdisjoint(asked):
                 return True
     return False
+
+
+def errand_means(question: str, features) -> bool:
+    """``features.errand_means``: whether a question asks the means of a journey (``means_answers``'s
+    "How do I get to work?") so that a verb of moving with an object that is no vehicle ("I walk the
+    dog before work", ``lexicon.without_errands``) states no means."""
+    return features("errand_means") and features("means_answers") and features("asked_attributes") \
+        and bool(_ASKS_MEANS.match(question.replace("\u2019", "'")))
+
+
+def thing_phrase_holders(space: SearchSpace, features,
+                         attribute_of: frozenset[str]) -> Callable[[str], frozenset[str]] | None:
+    """``features.thing_phrases``: record_id -> the terms of the thing whose attribute is asked that a
+    record holds by a whole other phrase of its thesaurus group, in a clause negating nothing ("I pay
+    720 pounds a month for the flat" holds the rent of "How much is my rent?"; ``lexicon.synonym_held``).
+    None when no thing asked has a group."""
+    if not attribute_of or not features("thing_phrases") or not features("everyday_thesaurus"):
+        return None
+    asked = lexicon.asked_synonyms(attribute_of)
+    if not asked:
+        return None
+
+    cache = space.memo("thing_phrases")
+
+    def holds(record_id: str) -> frozenset[str]:
+        found = cache.get((record_id, attribute_of))
+        if found is None:
+            statement = space.records[record_id]["statement"]
+            found = cache[(record_id, attribute_of)] = lexicon.synonym_held(
+                asked, lexicon.positive_terms(statement) & space.term_set(record_id), statement)
+        return found
+    return holds
 
 
 def _kind_share(share: Callable[[frozenset[str], str], float],
@@ -1766,6 +1808,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     share_in = _lexicon_share(share, space, question, features, forms, weights)
     kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
     heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
+    errands = errand_means(question, features)   # ``errand_means``
     share_in = _kind_share(share_in, kinds_of)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
@@ -1840,6 +1883,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                                                              for t in own_relations))
     aged = asked_age_subject(question, caller) if features("age_subjects") else None
 
+    phrased = thing_phrase_holders(space, features, attribute_of) if attribute else None   # ``thing_phrases``
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
     covered: dict[str, float] = {}
@@ -1852,7 +1896,9 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                 (typed and not states_value_read(typed, space.records[record_id]["statement"], units)
                  and not (kinds_of and lexicon.states_unit(typed, space.records[record_id]["statement"])))
                 # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
-                or (attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms)))
+                or (attribute and not answers_attribute(
+                    space, record_id, attribute,   # ``thing_phrases``: "a month for the flat" is the rent
+                    frozenset() if phrased is not None and phrased(record_id) else attribute_of, question, forms)))
         return found
 
     def covers_once(record_id: str) -> float:
@@ -1906,6 +1952,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
             stated = _with_bases(stated) if forms else stated
             stated = stated | kinds_of(record_id) if kinds_of else stated   # ``kind_members``: a Maine Coon is a cat
+            stated = stated | phrased(record_id) if phrased else stated   # ``thing_phrases``: "a month for the flat"
             if things and stated.isdisjoint(things) and not (quantity and _QUANTITY.search(
                     space.records[record_id]["statement"])):
                 return 0.0   # ``predicate_required``: holds the thing asked about, not what is asked of it
@@ -1937,6 +1984,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0
         if heads is not None and not heads(record_id):
             return 0.0   # ``unseen_heads``: "Flying to Lisbon on the 3rd" names no airline
+        if errands and not _states_means(lexicon.without_errands(space.records[record_id]["statement"]), question):
+            return 0.0   # ``errand_means``: "I walk the dog before work" is no way of getting to work
         if event:   # ``event_questions``: what a record of the subject, said then, tells
             return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
         if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):

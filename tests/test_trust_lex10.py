@@ -96,3 +96,29 @@ def test_a_head_the_scope_never_saw_needs_a_value_of_its_kind(tmp_path):
     got = support(space, "What make is my bike?")
     assert got["service"] == 0.0 and got["giant"] > 0.2
     assert support(space, "What make is my bike?", off="unseen_heads")["service"] > 0.2
+
+
+def test_walking_the_dog_before_work_is_no_way_of_getting_to_work(tmp_path):
+    space = space_of([fact("walk", "I walk the dog round the park before work.", key="user.dog_walk"),
+                      fact("job", "I'm a pharmacist at the Boots on Deansgate.", key="user.job")], tmp_path)
+    assert support(space, "How do I get to work?")["walk"] == 0.0
+    assert support(space, "How do I get to work?", off="errand_means")["walk"] > 0.2
+    # the twins: a vehicle as the object, or no object, is a means
+    twin = space_of([fact("bike", "I ride my bike to work along the canal.", key="user.commute")], tmp_path / "b")
+    assert support(twin, "How do I get to work?")["bike"] > 0.2
+    assert lexicon.without_errands("I walk to work.") == "I walk to work."
+
+
+def _said(ref: str, text: str, key: str) -> dict:
+    """A fact the user stated (no conversation turn: the thesaurus reads a turn in its own words)."""
+    record = fact(ref, text, key=key)
+    record["source"] = {"type": "explicit_user", "ref": ref, "session": None, "speaker": None}
+    return record
+
+
+def test_what_i_pay_a_month_for_the_flat_is_the_rent(tmp_path):
+    space = space_of([_said("rent", "I pay 720 pounds a month for the flat in Leith.", "user.flat"),
+                      _said("phone", "I pay 30 pounds a month for my phone.", "user.phone")], tmp_path)
+    got = support(space, "How much is my rent?")
+    assert got["rent"] > 0.2 and got["phone"] == 0.0
+    assert support(space, "How much is my rent?", off="thing_phrases")["rent"] == 0.0

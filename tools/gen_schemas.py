@@ -50,7 +50,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
                       "turn_relations",
-                      "kind_members", "typo_terms", "unseen_heads")
+                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known")
 
 
 def enum(values):

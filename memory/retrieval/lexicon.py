@@ -594,3 +594,25 @@ def lexicon_words() -> frozenset[str]:
     real words, never read as a typo of another (``features.typo_terms``)."""
     text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
     return frozenset(json.loads(text)["stems"])
+
+
+# ``errand_means``: a verb of moving with an object that is no vehicle ("I walk the dog round the park", "I
+# drive my son to football", "rode the horse") says what one does with someone or something, not how one
+# travels: "walk my bike" or "drive the van" keep their vehicle
+_MOVING_OBJECT = Lazy(r"(?i)\b(?:walk|walks|walked|walking|drive|drives|drove|driving|driven|ride|rides|rode|riding|"
+                      r"ridden|cycle|cycles|cycled|cycling)\s+(?:the|my|our|his|her|their|its|a|an)\s+"
+                      r"([^\W\d_][\w'-]*)")
+
+
+def without_errands(statement: str) -> str:
+    """``statement`` without each verb of moving whose object is no member of the transport or vehicle
+    class ("I walk the dog round the park before work" -> "I  round the park before work")."""
+    known = categories()
+    means = (_member_union("transport") if "transport" in _load()["classes"] else frozenset()) | \
+        (_member_union("vehicle") if "vehicle" in _load()["classes"] else frozenset())
+    if not known:
+        return statement
+
+    def gone(hit: re.Match) -> str:
+        return hit.group(0) if set(tokenize(hit.group(1))) & means else " "
+    return _MOVING_OBJECT.sub(gone, statement.replace("\u2019", "'"))
