@@ -122,3 +122,14 @@ def test_what_i_pay_a_month_for_the_flat_is_the_rent(tmp_path):
     got = support(space, "How much is my rent?")
     assert got["rent"] > 0.2 and got["phone"] == 0.0
     assert support(space, "How much is my rent?", off="thing_phrases")["rent"] == 0.0
+
+
+DEV19 = {c["case_id"]: c for c in map(json.loads, (Path(__file__).resolve().parent.parent / "benchmarks" / "gold"
+                                                   / "trust-dev19.jsonl").read_text().splitlines())}
+
+
+def test_a_word_the_scope_holds_in_other_words_is_no_unseen_modifier():
+    outcome = gold_case_with(DEV19["gold_trust_1940"])   # "What's my quickest marathon?" / "My marathon PB ..."
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-pr"]
+    assert gold_case_with(DEV19["gold_trust_1940"], off="synonyms_known").knowledge_state == "UNKNOWN"
+
