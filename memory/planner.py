@@ -1262,8 +1262,8 @@ def typo_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] |
     {typed: read}; None when it holds none. The first word is read as a question word ("waht" ->
     "what", "wheres" -> "where's") when it is none and exactly one is one edit away; another word whose
     term the scope never saw — five letters or more, not capitalised (a name), no word of the packaged
-    lexicon — as the word whose term the scope holds when exactly one such term is one edit away
-    ("brothr" -> "brother"). A real word the scope never saw ("visa") has no seen neighbour and keeps
+    lexicon — as the word of the packaged lexicon (a relation, a category or member, an everyday word)
+    whose term the scope holds when exactly one such term is one edit away ("brothr" -> "brother"). A real word the scope never saw ("visa") has no seen neighbour and keeps
     its weight as an unseen term."""
     text = question.replace("\u2019", "'")
     read: dict[str, str] = {}
@@ -1297,8 +1297,12 @@ def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
         return None
     term = next(iter(seen))
     # the written word: one edit from the typed word, whose term is the seen one
+    # (a word of the packaged lexicon only: a relation, a category or a member, an everyday word of
+    # the thesaurus. A scope holds odd words and typos of its own, "confidered", "whiting": an unseen
+    # real word of a question, "considered", "writing", is read as none of them)
+    words = lexicon.lexicon_words()
     for candidate in sorted(_one_edit(word)):
-        if candidate[:2] == term[:2] and tokenize(candidate) == [term]:
+        if candidate in words and tokenize(candidate) == [term]:
             return candidate
     return None
 
