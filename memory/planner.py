@@ -1229,8 +1229,9 @@ def kinds_known(space: SearchSpace, question: str, features) -> frozenset[str]:
     found: set[str] = set()
     if features("synonyms_known") and features("everyday_thesaurus"):
         # "my quickest marathon" in a scope holding "My marathon PB ...": another phrase of its group
+        # (a one-word phrase only: "type 2" beside "type 1" of the diabetes group is another thing)
         for phrase, others, written in lexicon.asked_synonyms(asked):
-            if any(other in written and all(space.index.df(t) for t in other) for other in others):
+            if len(phrase) == 1 and any(other in written and all(space.index.df(t) for t in other) for other in others):
                 found |= phrase
     if not features("kind_members"):
         return frozenset(found)
