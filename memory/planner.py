@@ -1237,6 +1237,217 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
     return lambda held, record_id: share(held | extra(record_id, held))
 
 
+def kind_reader(space: SearchSpace, question: str, features, forms: bool) -> Callable[[str], frozenset[str]] | None:
+    """``features.kind_members``: record_id -> the terms naming a kind the question asks by its name
+    ("How far ...", "What dose ...", "What is my cat called?") that the record holds by a value in one
+    of the kind's units ("1,100 nautical miles", "500 mg") or by one of its members ("Our Maine Coon
+    ...", "a whippet"; ``lexicon.held_kinds``, in clauses negating nothing). None when the question
+    names no kind. Read per record on first use, kept in the space's memo."""
+    if not features("kind_members"):
+        return None
+    kinds = lexicon.asked_kinds(tokenize(question))
+    if not kinds:
+        return None
+    base = base_term if forms else (lambda t: t)
+    cache = space.memo("kind_members")
+
+    def held(record_id: str) -> frozenset[str]:
+        found = cache.get((record_id, kinds))
+        if found is None:
+            statement = space.records[record_id]["statement"]
+            found = cache[(record_id, kinds)] = frozenset(
+                base(t) for t in lexicon.held_kinds(kinds, statement, lexicon.positive_terms(statement)))
+        return found
+    return held
+
+
+def kinds_known(space: SearchSpace, question: str, features) -> frozenset[str]:
+    """``kind_members``: the terms of the kinds the question names ("my cat") that the scope holds in
+    other words, by a member all of whose terms it holds ("Maine Coon"), and (``synonyms_known``) the
+    terms of a thesaurus phrase the question holds whose group has another written phrase all of whose
+    terms the scope holds ("quickest" beside "PB"): a word the scope never saw but knows so is no
+    unseen modifier (``unseen_modifier``'s ``known``)."""
+    asked = frozenset(tokenize(question))
+    found: set[str] = set()
+    if features("synonyms_known") and features("everyday_thesaurus"):
+        # "my quickest marathon" in a scope holding "My marathon PB ...": another phrase of its group
+        # (a one-word phrase only: "type 2" beside "type 1" of the diabetes group is another thing)
+        for phrase, others, written in lexicon.asked_synonyms(asked):
+            if len(phrase) == 1 and any(other in written and all(space.index.df(t) for t in other) for other in others):
+                found |= phrase
+    if not features("kind_members"):
+        return frozenset(found)
+    for name in lexicon.asked_kinds(asked):
+        if any(all(space.index.df(t) for t in member) for member in lexicon.kind_members(name)):
+            found |= lexicon.kind_names(name) & asked
+    return frozenset(found)
+
+
+# ``features.typo_terms``: a word a person typed wrong at a shell ("wheres my brothr live", "waht is my
+# docter called"): the question's first word read as the question word one edit away, and a word the
+# scope never saw (five letters or more, lower case) as the one word the scope holds one edit away
+_TYPED_WORD = _Lazy(r"[^\W\d_][^\W\d_']*(?:'[^\W\d_]+)?")
+_QUESTION_WORDS = ("what", "where", "when", "which", "who", "whose", "how", "why")
+_UNAPOSTROPHISED = {"whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whens": "when's",
+                    "whys": "why's"}
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit(word: str) -> set[str]:
+    """The strings one deletion, transposition, substitution or insertion (a-z) away from ``word``."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits for c in _LETTERS})
+
+
+def typo_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] | None:
+    """``typo_terms``: ``question`` with its typed-wrong words read as what they are one edit from, and
+    {typed: read}; None when it holds none. The first word is read as a question word ("waht" ->
+    "what", "wheres" -> "where's") when it is none and exactly one is one edit away; another word whose
+    term the scope never saw — five letters or more, not capitalised (a name), no word of the packaged
+    lexicon — as the word of the packaged lexicon (a relation, a category or member, an everyday word)
+    whose term the scope holds when exactly one such term is one edit away ("brothr" -> "brother"). A real word the scope never saw ("visa") has no seen neighbour and keeps
+    its weight as an unseen term."""
+    text = question.replace("\u2019", "'")
+    read: dict[str, str] = {}
+    pieces, at = [], 0
+    for number, hit in enumerate(_TYPED_WORD.finditer(text)):
+        word, low = hit.group(0), hit.group(0).lower()
+        found = None
+        if number == 0 and low not in _QUESTION_WORDS and "'" not in low:
+            near = [w for w in _QUESTION_WORDS if w in _one_edit(low)] if len(low) >= 3 else []
+            found = _UNAPOSTROPHISED.get(low) or (near[0] if len(near) == 1 else None)
+        elif len(low) >= 5 and word == low and low.isalpha():
+            found = _seen_neighbour(space, low)
+        if found:
+            found = found[0].upper() + found[1:] if word[0].isupper() else found
+            read[word] = found
+            pieces += [text[at:hit.start()], found]
+            at = hit.end()
+    if not read:
+        return None
+    return "".join(pieces) + text[at:], read
+
+
+def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
+    """The word one edit from ``word`` whose term the scope holds, when ``word``'s is unseen and
+    exactly one seen term is one edit from it; None otherwise."""
+    terms = tokenize(word)
+    if len(terms) != 1 or space.index.df(terms[0]) or word in lexicon.lexicon_words():
+        return None
+    seen = {t for t in _one_edit(terms[0]) if len(t) >= 4 and space.index.df(t)}
+    if len(seen) != 1:
+        return None
+    term = next(iter(seen))
+    # the written word: one edit from the typed word, whose term is the seen one
+    # (a word of the packaged lexicon only: a relation, a category or a member, an everyday word of
+    # the thesaurus. A scope holds odd words and typos of its own, "confidered", "whiting": an unseen
+    # real word of a question, "considered", "writing", is read as none of them)
+    words = lexicon.lexicon_words()
+    for candidate in sorted(_one_edit(word)):
+        if candidate in words and tokenize(candidate) == [term]:
+            return candidate
+    return None
+
+
+# ``features.unseen_heads``: the kind of value a what/which question asks by its head noun ("Which airline
+# ...", "What make is my bike?", "What blood group ...") when no record of the scope holds that noun
+_UNSEEN_HEAD = _Lazy(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|am|was|were|do|does|did|has|have|had|"
+                     r"can|could|will|would|should)\b")
+
+
+def unseen_head_holders(space: SearchSpace, question: str, caller: str, features,
+                        forms: bool) -> Callable[[str], bool] | None:
+    """``unseen_heads``: record_id -> whether a record may state the value a what/which question asks by
+    a head noun (``answer_type``'s, "am" too: "Which airline am I flying with?") the scope never saw: it names a member of the head's lexicon category
+    or kind ("a Toyota", "a whippet"), or a value by a capitalised word past the first of its sentence
+    that is no time and no word of the question ("My bike is a Giant Talon", "I'm flying KLM to Oslo").
+    The scope holding no "airline" at all, "Flying to Lisbon on the 3rd of May" states none, whatever
+    else of the question it holds (``_typed_share`` lets a record naming the asked thing stand for the
+    kind). A plural head ("What preparations have I made ...?") asks a list of what was done, not one
+    named value, and is not read. None when the question asks no such head (nothing is read)."""
+    if not features("unseen_heads"):
+        return None
+    found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
+    # (a plural head asks a list of what was done or had, "what preparations have I made", not one named value)
+    plural = found is not None and found.group(1).lower().endswith("s") and not found.group(1).lower().endswith("ss")
+    terms = tokenize(found.group(1)) if found and not plural else []
+    word = terms[0] if len(terms) == 1 else None
+    if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS \
+            or word in _NAME_TERMS or space.index.df(word) or space.index.df(base_term(word)):
+        return None
+    category = lexicon.categories().get(word)
+    kinds = lexicon.asked_kinds((word,))
+    asked = frozenset(tokenize(_folded(question)))
+    cache = space.memo("unseen_heads")
+
+    def holds(record_id: str) -> bool:
+        found = cache.get((record_id, question))
+        if found is None:
+            statement = space.records[record_id]["statement"].replace("\u2019", "'")
+            stated = space.term_set(record_id)   # (what a clause negates is the negation tests' business)
+            found = cache[(record_id, question)] = bool(
+                (category is not None and any(member <= stated for member in category.members))
+                or (kinds and lexicon.held_kinds(kinds, statement, stated))
+                or _names_other_value(statement, asked))
+        return found
+    return holds
+
+
+def _names_other_value(statement: str, asked: frozenset[str]) -> bool:
+    """Whether a sentence of the statement names a value by a capitalised word past its first that
+    says no time and is no word of the question (``asked``, folded terms)."""
+    for sentence in _SENTENCE_END.split(statement):
+        words = sentence.split()
+        for word in words[1:]:
+            if not word[:1].isupper() or word in ("I", "I'm", "I've", "I'd", "I'll"):
+                continue
+            terms = set(tokenize(_folded(word)))
+            if terms and not terms <= _WHEN_TERMS and terms.isdisjoint(asked):
+                return True
+    return False
+
+
+def errand_means(question: str, features) -> bool:
+    """``features.errand_means``: whether a question asks the means of a journey (``means_answers``'s
+    "How do I get to work?") so that a verb of moving with an object that is no vehicle ("I walk the
+    dog before work", ``lexicon.without_errands``) states no means."""
+    return features("errand_means") and features("means_answers") and features("asked_attributes") \
+        and bool(_ASKS_MEANS.match(question.replace("\u2019", "'")))
+
+
+def thing_phrase_holders(space: SearchSpace, features,
+                         attribute_of: frozenset[str]) -> Callable[[str], frozenset[str]] | None:
+    """``features.thing_phrases``: record_id -> the terms of the thing whose attribute is asked that a
+    record holds by a whole other phrase of its thesaurus group, in a clause negating nothing ("I pay
+    720 pounds a month for the flat" holds the rent of "How much is my rent?"; ``lexicon.synonym_held``).
+    None when no thing asked has a group."""
+    if not attribute_of or not features("thing_phrases") or not features("everyday_thesaurus"):
+        return None
+    asked = lexicon.asked_synonyms(attribute_of)
+    if not asked:
+        return None
+
+    cache = space.memo("thing_phrases")
+
+    def holds(record_id: str) -> frozenset[str]:
+        found = cache.get((record_id, attribute_of))
+        if found is None:
+            statement = space.records[record_id]["statement"]
+            found = cache[(record_id, attribute_of)] = lexicon.synonym_held(
+                asked, lexicon.positive_terms(statement) & space.term_set(record_id), statement)
+        return found
+    return holds
+
+
+def _kind_share(share: Callable[[frozenset[str], str], float],
+                kinds: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
+    """``kind_members``: ``share`` with the kind names a record holds by a unit or a member."""
+    if kinds is None:
+        return share
+    return lambda held, record_id: share(held | kinds(record_id), record_id)
+
+
 # ``yes_no_names``: a yes/no question asking whether someone is called a name ("Is Tariq's brother called
 # Omar?", "Is my sister named Rosa?", "Is my husband's name Tom?")
 _YES_NO_NAME = _Lazy(r"^\W*(?i:is|was|isn't|wasn't)\s+.+?(?:\s+(?:called|named)|'s\s+(?:first\s+)?name(?:\s+is)?)"
@@ -1622,7 +1833,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     kinship = features("kinship_model")
     grouped_kin = _kin_groups(space, question) if kinship else {}
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
-                                                                frozenset(grouped_kin)):
+                                                                frozenset(grouped_kin)
+                                                                | kinds_known(space, question, features)):
         return lambda record_id, ungated=False: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -1696,6 +1908,10 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
     share_in = _lexicon_share(share, space, question, features, forms, weights)
+    kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
+    heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
+    errands = errand_means(question, features)   # ``errand_means``
+    share_in = _kind_share(share_in, kinds_of)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
@@ -1776,6 +1992,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     possessed = features("possessed_names") and named
     we_turns = features("we_turns") and features("turn_persons")
 
+    phrased = thing_phrase_holders(space, features, attribute_of) if attribute else None   # ``thing_phrases``
     # what the as-asked and the ungated reading of one record share, worked out once for both
     states_asked: dict[str, bool] = {}
     covered: dict[str, float] = {}
@@ -1785,9 +2002,12 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if found is None:
             found = states_asked[record_id] = not (
                 # ``typed_answers``: "Fewer bruises so far" states no distance, of anyone
-                (typed and not states_value_read(typed, space.records[record_id]["statement"], units))
+                (typed and not states_value_read(typed, space.records[record_id]["statement"], units)
+                 and not (kinds_of and lexicon.states_unit(typed, space.records[record_id]["statement"])))
                 # ``asked_attributes``: "I own a 2017 Ford Transit van" states no colour
-                or (attribute and not answers_attribute(space, record_id, attribute, attribute_of, question, forms)))
+                or (attribute and not answers_attribute(
+                    space, record_id, attribute,   # ``thing_phrases``: "a month for the flat" is the rent
+                    frozenset() if phrased is not None and phrased(record_id) else attribute_of, question, forms)))
         return found
 
     def covers_once(record_id: str) -> float:
@@ -1844,6 +2064,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if things or owned:
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
             stated = _with_bases(stated) if forms else stated
+            stated = stated | kinds_of(record_id) if kinds_of else stated   # ``kind_members``: a Maine Coon is a cat
+            stated = stated | phrased(record_id) if phrased else stated   # ``thing_phrases``: "a month for the flat"
             if things and stated.isdisjoint(things) and not (quantity and _QUANTITY.search(
                     space.records[record_id]["statement"])):
                 return 0.0   # ``predicate_required``: holds the thing asked about, not what is asked of it
@@ -1877,6 +2099,10 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
         if (typed or attribute) and not states_what_is_asked(record_id):
             return 0.0
+        if heads is not None and not heads(record_id):
+            return 0.0   # ``unseen_heads``: "Flying to Lisbon on the 3rd" names no airline
+        if errands and not _states_means(lexicon.without_errands(space.records[record_id]["statement"]), question):
+            return 0.0   # ``errand_means``: "I walk the dog before work" is no way of getting to work
         if event:   # ``event_questions``: what a record of the subject, said then, tells
             return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
         if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):

@@ -9,7 +9,7 @@ matches appear only in ``audit_only`` and only when asked for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from . import decision as decide_mod
@@ -198,6 +198,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             view = _of_kinds(view, request.kinds)
         index = open_index(store, scope, fingerprint)
         space = planner.SearchSpace(index, view.records, view.sessions, view.memo)
+        typed = _typo_read(request, space, retrieval, steps)   # ``typo_terms``
+        if typed is not request:
+            request, acts = typed, planner.without_aspect(typed.text) if retrieval.feature("aspect_words") else typed.text
+            period = decide_mod.question_period(request.text, as_of, months) if periods else None
         if retrieval.feature("dense_search"):
             space.dense, space.dense_note = open_dense(store, scope, None if recorded_as_of is None else view.records)
         result = _plan(space, request, settings, retrieval, llm_transport, as_of)
@@ -572,6 +576,19 @@ def _aspect_acts(said: str, forms: bool) -> Callable[[str, dict], bool] | None:
     if not verb and not things:
         return None
     return lambda record_id, record: not planner.holds_act(record["statement"], verb, things, forms)
+
+
+def _typo_read(request: QueryRequest, space, retrieval, steps: list) -> QueryRequest:
+    """``features.typo_terms`` (``planner.typo_read``): the request with its typed-wrong words read as the
+    words one edit away ("wheres my brothr live" -> "where's my brother live"), marked in the trace;
+    the request itself when it holds none. The answer still echoes the question as asked."""
+    if not retrieval.feature("typo_terms"):
+        return request
+    found = planner.typo_read(space, request.text)
+    if found is None:
+        return request
+    steps.append({"action": "typo_read", "read": found[1]})
+    return replace(request, text=found[0])
 
 
 def _head_support(space, question: str, caller: str, forms: bool) -> Callable[[str, dict], bool] | None:

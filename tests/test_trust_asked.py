@@ -155,6 +155,7 @@ def test_laps_answer_how_far(petra):
     answer = ask(petra, "How far do I walk on Sundays?")
     assert answer["knowledge_state"] == "VERIFIED" and first(answer) == "I walk 30 laps of the park track on Sundays."
     switch(petra, "value_units", False)
+    switch(petra, "kind_members", False)   # (its distance units read laps too, as data: session 10, lex10)
     assert ask(petra, "How far do I walk on Sundays?")["knowledge_state"] == "UNKNOWN"
 
 

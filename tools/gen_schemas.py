@@ -51,7 +51,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "everyday_thesaurus", "whole_compounds", "kinship_model",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
-                      "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage")
+                      "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage",
+                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known")
 
 
 def enum(values):

@@ -545,3 +545,110 @@ def _amount_words() -> frozenset[str]:
 def amount_terms() -> frozenset[str]:
     """The terms of the words naming a thing whose value is an amount (``classes.json`` "amounts")."""
     return frozenset(t for word in _amount_words() if len(word.split()) == 1 for t in tokenize(word))
+
+
+# ``kind_members``: what a value or a member is a kind OF, as data (``classes.json`` "kinds"): a count in a
+# kind's unit ("1,100 nautical miles" is a distance, "500 mg" a dose, "3 litres" a volume) or a member of
+# it ("Our Maine Coon ..." is a cat, "a whippet" a dog) holds the kind's names ("far", "dose", "cat")
+_KIND_COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+               r"thirty|forty|fifty|sixty|hundred|thousand|half(?:\s+an?)?|a\s+few|few|several|a\s+couple\s+of)")
+
+
+@lru_cache(maxsize=1)
+def _kinds() -> dict[str, dict]:
+    return {name: entry for name, entry in _load().get("kinds", {}).items() if isinstance(entry, dict)}
+
+
+@lru_cache(maxsize=1)
+def _kinds_by_term() -> dict[str, tuple[str, ...]]:
+    """name term -> the kinds it names (stemmed when a question is first read for kinds)."""
+    found: dict[str, list[str]] = {}
+    for name, entry in _kinds().items():
+        for word in _split(entry.get("names", "")):
+            for term in tokenize(word):
+                found.setdefault(term, []).append(name)
+    return {term: tuple(names) for term, names in found.items()}
+
+
+def asked_kinds(terms) -> tuple[str, ...]:
+    """The kinds whose names a question's terms hold ("far", "dose", "cat")."""
+    by_term = _kinds_by_term()
+    return tuple(sorted({name for t in terms for name in by_term.get(t, ())}))
+
+
+@lru_cache(maxsize=None)
+def kind_names(name: str) -> frozenset[str]:
+    """The terms of the words naming a kind."""
+    return frozenset(t for word in _split(_kinds()[name].get("names", "")) for t in tokenize(word))
+
+
+@lru_cache(maxsize=None)
+def _kind_units(name: str) -> re.Pattern | None:
+    """A count followed by one of the kind's units ("1,100 nautical miles", "500mg"), compiled when the
+    kind is first asked."""
+    units = sorted(_split(_kinds()[name].get("units", "")), key=len, reverse=True)
+    if not units:
+        return None
+    return re.compile(r"(?i)(?<![\w])" + _KIND_COUNT + r"[\s-]*(?:%s)(?![\w])" % "|".join(
+        re.escape(unit).replace(r"\ ", r"\s+") for unit in units))
+
+
+@lru_cache(maxsize=None)
+def _kind_members(name: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(tokenize(member)) for member in _split(_kinds()[name].get("members", ""))
+                 if tokenize(member))
+
+
+def states_unit(name: str, statement: str) -> bool:
+    """Whether a clause of a statement negating nothing counts something in a unit of the kind."""
+    pattern = _kind_units(name) if name in _kinds() else None
+    if pattern is None:
+        return False
+    return any(clause and not _NEGATING.search(clause) and pattern.search(clause)
+               for clause in re.split(r"[.;:!?()]|\b(?:but|although|though|whereas|except|instead)\b",
+                                      statement.replace("\u2019", "'")))
+
+
+def held_kinds(kinds: tuple[str, ...], statement: str, positive: frozenset[str]) -> frozenset[str]:
+    """The names' terms of the asked ``kinds`` a record holds: a count in one of a kind's units, or one
+    of its members whose terms it states in a clause negating nothing (``positive``)."""
+    found: set[str] = set()
+    for name in kinds:
+        if any(member <= positive for member in _kind_members(name)) or states_unit(name, statement):
+            found |= kind_names(name)
+    return frozenset(found)
+
+
+def kind_members(name: str) -> tuple[frozenset[str], ...]:
+    """The terms of each member of a kind ("maine coon" -> {main, coon})."""
+    return _kind_members(name) if name in _kinds() else ()
+
+
+@lru_cache(maxsize=1)
+def lexicon_words() -> frozenset[str]:
+    """Every single word of the packaged lexicon's tables (the words whose stems ``stems.json`` holds):
+    real words, never read as a typo of another (``features.typo_terms``)."""
+    text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
+    return frozenset(json.loads(text)["stems"])
+
+
+# ``errand_means``: a verb of moving with an object that is no vehicle ("I walk the dog round the park", "I
+# drive my son to football", "rode the horse") says what one does with someone or something, not how one
+# travels: "walk my bike" or "drive the van" keep their vehicle
+_MOVING_OBJECT = Lazy(r"(?i)\b(?:walk|walks|walked|walking|drive|drives|drove|driving|driven|ride|rides|rode|riding|"
+                      r"ridden|cycle|cycles|cycled|cycling)\s+(?:the|my|our|his|her|their|its|a|an)\s+"
+                      r"([^\W\d_][\w'-]*)")
+
+
+def without_errands(statement: str) -> str:
+    """``statement`` without each verb of moving whose object is no member of the transport or vehicle
+    class ("I walk the dog round the park before work" -> "I  round the park before work")."""
+    known = categories()
+    means = (_member_union("transport") if "transport" in _load()["classes"] else frozenset()) | \
+        (_member_union("vehicle") if "vehicle" in _load()["classes"] else frozenset())
+    if not known:
+        return statement
+
+    def gone(hit: re.Match) -> str:
+        return hit.group(0) if set(tokenize(hit.group(1))) & means else " "
+    return _MOVING_OBJECT.sub(gone, statement.replace("\u2019", "'"))
