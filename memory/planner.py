@@ -1352,7 +1352,8 @@ def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
 
 # ``features.unseen_heads``: the kind of value a what/which question asks by its head noun ("Which airline
 # ...", "What make is my bike?", "What blood group ...") when no record of the scope holds that noun
-_UNSEEN_HEAD = _Lazy(r"(?i)^\W*(?:what|which)\s+([^\W\d_][\w-]*)\s+(?:is|are|am|was|were|do|does|did|has|have|had|"
+# the head is the last noun of what follows what/which: "Which train company am I travelling with?" asks a company
+_UNSEEN_HEAD = _Lazy(r"(?i)^\W*(?:what|which)\s+((?:[^\W\d_][\w-]*\s+)?[^\W\d_][\w-]*)\s+(?:is|are|am|was|were|do|does|did|has|have|had|"
                      r"can|could|will|would|should)\b")
 
 
@@ -1371,7 +1372,7 @@ def unseen_head_holders(space: SearchSpace, question: str, caller: str, features
     found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
     # (a plural head asks a list of what was done or had, "what preparations have I made", not one named value)
     plural = found is not None and found.group(1).lower().endswith("s") and not found.group(1).lower().endswith("ss")
-    terms = tokenize(found.group(1)) if found and not plural else []
+    terms = tokenize(found.group(1).split()[-1]) if found and not plural else []
     word = terms[0] if len(terms) == 1 else None
     if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS \
             or word in _NAME_TERMS or space.index.df(word) or space.index.df(base_term(word)):

@@ -98,6 +98,16 @@ def test_a_head_the_scope_never_saw_needs_a_value_of_its_kind(tmp_path):
     assert support(space, "What make is my bike?", off="unseen_heads")["service"] > 0.2
 
 
+def test_the_head_of_two_words_is_the_last(tmp_path):
+    """``unseen_heads`` read one word after what/which: "Which ferry operator am I sailing with to
+    Bergen?" (the head "operator", never seen) was not read and "Sailing to Bergen on Tuesday"
+    answered it. The head of two words is the last (lead, session 10; dev22's held-back 2244 showed it)."""
+    space = space_of([fact("sail", "Sailing to Bergen on Tuesday with the kids.", key="user.trip"),
+                      fact("line", "We're sailing with Fjord Line this time.", key="user.ferry")], tmp_path)
+    got = support(space, "Which ferry operator am I sailing with to Bergen?")
+    assert got["sail"] == 0.0 and got["line"] > 0.2
+
+
 def test_walking_the_dog_before_work_is_no_way_of_getting_to_work(tmp_path):
     space = space_of([fact("walk", "I walk the dog round the park before work.", key="user.dog_walk"),
                       fact("job", "I'm a pharmacist at the Boots on Deansgate.", key="user.job")], tmp_path)
