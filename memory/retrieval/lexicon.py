@@ -595,8 +595,14 @@ def _kind_units(name: str) -> re.Pattern | None:
 
 @lru_cache(maxsize=None)
 def _kind_members(name: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(tokenize(member)) for member in _split(_kinds()[name].get("members", ""))
-                 if tokenize(member))
+    """The terms of each member of a kind; '@dog' takes the dog kind's members (a breed is a breed of dog)."""
+    found: list[frozenset[str]] = []
+    for member in _split(_kinds()[name].get("members", "")):
+        if member.startswith("@"):
+            found.extend(_kind_members(member[1:]))
+        elif tokenize(member):
+            found.append(frozenset(tokenize(member)))
+    return tuple(found)
 
 
 def states_unit(name: str, statement: str) -> bool:
