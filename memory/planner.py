@@ -1372,7 +1372,10 @@ def unseen_head_holders(space: SearchSpace, question: str, caller: str, features
     found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
     # (a plural head asks a list of what was done or had, "what preparations have I made", not one named value)
     plural = found is not None and found.group(1).lower().endswith("s") and not found.group(1).lower().endswith("ss")
-    terms = tokenize(found.group(1).split()[-1]) if found and not plural else []
+    words = found.group(1).split() if found else []
+    # two words the lexicon knows as one thing ("blood thinner", a member) are that thing, asked by name
+    compound = len(words) == 2 and lexicon.names_member(frozenset(tokenize(found.group(1))))
+    terms = tokenize(words[-1]) if found and not plural and not compound else []
     word = terms[0] if len(terms) == 1 else None
     if word is None or asked_value(question) is not None or word in _ATTRIBUTES or word in _WHEN_TERMS \
             or word in _NAME_TERMS or space.index.df(word) or space.index.df(base_term(word)):

@@ -270,6 +270,18 @@ def names_place(statement: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1)
+def _member_phrases() -> frozenset[frozenset[str]]:
+    """Every member of a category or kind said in two words or more ("blood thinner", "maine coon")."""
+    return frozenset(member for category in categories().values() for member in category.members if len(member) > 1) \
+        | frozenset(member for name in _kinds() for member in _kind_members(name) if len(member) > 1)
+
+
+def names_member(terms: frozenset[str]) -> bool:
+    """Whether ``terms`` are those of a member the lexicon writes in several words."""
+    return terms in _member_phrases()
+
+
 def held_categories(asked: dict[str, Category], held: frozenset[str], positive: frozenset[str],
                     place: bool, statement: str = "") -> frozenset[str]:
     """The asked category terms a record holds: a member whose terms it holds in a clause that
