@@ -70,7 +70,7 @@ def bm25_cases(draw):
     return space_of(docs, session_of, hidden, weight), tokens, draw(st.integers(0, n + 2))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(bm25_cases())
 def test_smoothing_equals_the_reference_loop_on_a_real_index(case):
     space, tokens, limit = case
@@ -111,7 +111,7 @@ def exact_cases(draw):
     return space, draw(st.integers(0, n + 2))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(exact_cases())
 def test_smoothing_equals_the_reference_loop_on_exact_ties(case):
     space, limit = case
@@ -155,7 +155,7 @@ def wide_bm25_cases(draw):
     return space_of(docs, session_of, hidden, weight), tokens, draw(st.integers(1, 8))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(wide_bm25_cases())
 def test_the_top_of_many_matches_equals_the_reference_loop_on_a_real_index(case):
     space, tokens, limit = case
@@ -181,7 +181,7 @@ def wide_exact_cases(draw):
     return space, draw(st.integers(1, 6))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(wide_exact_cases())
 def test_the_top_of_many_matches_equals_the_reference_loop_on_exact_ties(case):
     space, limit = case
@@ -203,7 +203,7 @@ def test_turns_lifted_to_a_tie_keep_the_order_their_first_lifter_gave_them():
     assert_same_as_reference(space, ["q"], 3)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(wide_bm25_cases(), st.integers(0, 3))
 def test_a_kept_part_of_many_matches_ranks_as_the_reference_loop(case, parity):
     # a speaker search: ``keep`` filters the smoothed scores by id, then the best are taken
@@ -213,7 +213,7 @@ def test_a_kept_part_of_many_matches_ranks_as_the_reference_loop(case, parity):
     assert space.search(tokens, limit, keep) == want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(wide_bm25_cases(), st.integers(0, 8), st.integers(5, 12))
 def test_a_speaker_search_keeping_few_of_many_matches_ranks_as_the_reference_loop(case, parity, every):
     # ``keep`` keeps fewer matches than ``limit`` (``SearchSpace._few_kept``): the lifted turns
@@ -224,7 +224,7 @@ def test_a_speaker_search_keeping_few_of_many_matches_ranks_as_the_reference_loo
     assert space.search(tokens, limit, keep) == want
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(wide_exact_cases(), st.integers(0, 6))
 def test_a_speaker_search_keeping_few_of_many_matches_ranks_as_the_reference_loop_on_exact_ties(case, parity):
     space, limit = case
@@ -269,7 +269,7 @@ def pruned_cases(draw):
     return space_of(docs, session_of, set(), weight), tokens, draw(st.integers(1, 6))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(pruned_cases())
 def test_a_search_scoring_only_the_matches_that_can_count_ranks_as_scoring_all(case):
     space, tokens, limit = case
