@@ -253,12 +253,18 @@ def _answer_text(result: dict, answers: list = ()) -> str:
         lines.append(f"    {item['id']} r{item['revision']} [{item['status']}] score {item['score']:.4f}; "
                      f"valid {valid['from'][:10]}..{(valid['to'] or 'now')[:10]}; {origin}")
         for turn in item["context"]:
-            lines.append(f"      ~ {turn['source']['ref']}: {_printable(turn['statement'])}")
+            # a turn's neighbours are named by their ref (session:turn); a keyed record's context is
+            # its key's other values (the chain it answered through), whose ref names only the writer
+            said = f"another value of {item['memory_key']}" if item["kind"] != "episode" and item["memory_key"] \
+                else turn["source"]["ref"]
+            lines.append(f"      ~ {said}: {_printable(turn['statement'])}")
     for item in result["audit_only"]:
         lines.append(f"  (audit only, {item['blocked_by']}) {item['id']} [{item['status']}] "
                      f"{_printable(item['statement'])}")
+    if result["planner"]["steps"]:
+        from .jsonio import dumps_text
     for step in result["planner"]["steps"]:
-        lines.append(f"  step: {step}")
+        lines.append(f"  step: {dumps_text(step)}")
     return "\n".join(lines)
 
 

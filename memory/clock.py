@@ -109,8 +109,13 @@ def option_instant(value: str | None, name: str) -> str | None:
     except InstantOutOfRange:
         raise UsageError(f"{name} must fall in the years 1000-9999", code="invalid_date") from None
     except (ValueError, TypeError):
+        # "--as-of 'last week'": the question reads time words itself ("What did I do last week?"),
+        # relative to --as-of; the option takes an instant (named without echoing the value)
+        words = name == "--as-of" and isinstance(value, str) and not any(c.isdigit() for c in value)
         raise UsageError(f"{name} is not a valid ISO 8601 instant or date (write e.g. 2026-09-01 or "
-                         f"2026-09-01T14:30:00Z)", code="invalid_date") from None
+                         f"2026-09-01T14:30:00Z)" + ("; words that say when, such as \"last week\", go in the "
+                                                     "question itself, read relative to --as-of" if words else ""),
+                         code="invalid_date") from None
 
 
 def _normalized_instant(text: str) -> str:

@@ -990,7 +990,9 @@ def decide(matches: list[Match], *, as_of: str, now: str, policy: ForgettingPoli
     reason = _first_reason(blocked, policy)
     if reason == "insufficient_evidence" and question is not None:
         held = covered or _held_by(eligible)
-        return Decision("UNKNOWN", reason, [_uncovered(scope_label, _uncovered_words(question, caller, held))], [],
+        words = _uncovered_words(question, caller, held)
+        asked = () if words else _uncovered_words(question, caller, lambda term: False)
+        return Decision("UNKNOWN", reason, [_uncovered(scope_label, words, asked)], [],
                         blocked, eligible)
     return Decision("UNKNOWN", reason, _missing(reason, blocked, as_of, scope_label, query_terms), [], blocked,
                     eligible)
@@ -1287,10 +1289,13 @@ def _held_by(matches: list[Match]) -> Callable[[str], bool]:
     return held.__contains__
 
 
-def _uncovered(scope_label: str, words: list[str]) -> str:
+def _uncovered(scope_label: str, words: list[str], asked: list[str] = ()) -> str:
+    """What is missing: the question's words no record holds, else the words each held by some
+    record and by none together (named, so the caller sees what to add or ask otherwise)."""
     if words:
         return f"an active record in scope {scope_label} that covers: {', '.join(words)}"
-    return (f"an active record in scope {scope_label} that covers the question's words together "
+    together = f": {', '.join(asked)}" if asked else ""
+    return (f"an active record in scope {scope_label} that covers the question's words together{together} "
             "(each is held by some record, none holds enough of them)")
 
 

@@ -356,7 +356,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                         retrieval.feature("irregular_forms"))
     if verdict.knowledge_state == "UNKNOWN" and not read[0][1].records and not request.kinds \
             and recorded_as_of is None:
-        verdict.missing_conditions = [_EMPTY_SCOPE.format(user=request.user)] + verdict.missing_conditions
+        # with nothing in any scope read, what a record would have to cover is noise beside this
+        verdict.missing_conditions = [_EMPTY_SCOPE.format(user=request.user)] + (
+            verdict.missing_conditions if any(view.records for _, view in read) else [])
     return _Evaluation(verdict, {id(m): v for v, m in matches}, scopes, as_of, recorded_as_of, now, steps, marks)
 
 

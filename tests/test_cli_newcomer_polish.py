@@ -153,6 +153,8 @@ def test_a_query_longer_than_the_http_cap_is_refused_at_every_front_door(store):
 
 
 def test_missing_conditions_name_each_term_once(store):
+    # (a scope holding nothing is told only that: a record for the words to be missing from)
+    assert cli("add", "I like green tea.", "--user", "alice", "--key", "user.tea", "--json")[0] == 0
     code, out = cli("query", " ".join(["zeppelin"] * 200), "--user", "alice", "--json")
     assert out["knowledge_state"] == "UNKNOWN"
     covers = [m for m in out["missing_conditions"] if "covers" in m]
@@ -212,8 +214,47 @@ def test_an_unknown_from_an_empty_scope_says_the_user_id_is_matched_exactly(tmp_
     code, out = cli("--store", path, "query", "How far do I cycle?", "--user", "Meg", "--json")
     assert code == 0 and out["knowledge_state"] == "UNKNOWN" and out["reason_code"] == "insufficient_evidence"
     assert "user:Meg" in out["missing_conditions"][0] and "holds none" in out["missing_conditions"][0]
+    # and nothing else: "a record that covers: cycle" beside "the scope holds none" was noise (session 11)
+    assert len(out["missing_conditions"]) == 1
     code, out = cli("--store", path, "query", "How far do I swim?", "--user", "meg", "--json")
     assert out["knowledge_state"] == "UNKNOWN" and not any("holds none" in m for m in out["missing_conditions"])
+
+
+def test_an_unknown_names_the_words_no_record_holds_together(tmp_path):
+    """"covers the question's words together" left a tester guessing which words: they are named."""
+    path = str(tmp_path / "s")
+    assert cli("--store", path, "init", "--json")[0] == 0
+    assert cli("--store", path, "add", "My sister runs a bakery in Lund.", "--user", "u", "--key", "sister.job",
+               "--json")[0] == 0
+    assert cli("--store", path, "add", "My name is Greta.", "--user", "u", "--key", "user.name", "--json")[0] == 0
+    code, out = cli("--store", path, "query", "What's my sister's name?", "--user", "u", "--json")
+    assert out["knowledge_state"] == "UNKNOWN", out
+    assert [m for m in out["missing_conditions"] if "together: sister, name" in m], out["missing_conditions"]
+
+
+def test_the_text_view_says_what_a_keyed_record_s_context_is_and_prints_steps_as_json(tmp_path):
+    """A keyed answer's context lines read "~ memory-api: ..." (the writer's ref), which a tester took
+    for a speaker; --trace printed Python dict reprs."""
+    path = str(tmp_path / "s")
+    assert cli("--store", path, "init", "--json")[0] == 0
+    assert cli("--store", path, "add", "I like green tea.", "--user", "u", "--key", "user.tea", "--json")[0] == 0
+    assert cli("--store", path, "update", "--user", "u", "--key", "user.tea", "These days only rooibos.",
+               "--json")[0] == 0
+    result = CliRunner().invoke(main, ["--store", path, "query", "What tea do I like?", "--user", "u", "--trace"])
+    assert "      ~ another value of user.tea: I like green tea." in result.stdout.splitlines(), result.stdout
+    steps = [line.split("step: ", 1)[1] for line in result.stdout.splitlines() if line.startswith("  step: ")]
+    assert steps and all(isinstance(json.loads(step), dict) for step in steps)
+
+
+def test_time_words_given_to_as_of_are_pointed_at_the_question(tmp_path):
+    path = str(tmp_path / "s")
+    assert cli("--store", path, "init", "--json")[0] == 0
+    result = CliRunner().invoke(main, ["--store", path, "query", "What did I do?", "--user", "u",
+                                       "--as-of", "last week"])
+    assert result.exit_code == 2 and "go in the question itself" in result.stderr
+    result = CliRunner().invoke(main, ["--store", path, "query", "What did I do?", "--user", "u",
+                                       "--as-of", "2026-13-45"])
+    assert result.exit_code == 2 and "go in the question itself" not in result.stderr
 
 
 def test_a_partial_date_is_refused_with_an_example_of_a_whole_one(tmp_path):

@@ -120,7 +120,7 @@ def test_trace_lists_the_planner_steps(store):
     actions = [step["action"] for step in answer["planner"]["steps"]]
     assert actions[0] == "search" and actions[-1] == "finish"
     text = invoke(store, "where does the user live?", "--user", "u1", "--trace").stdout
-    assert "  step: {'action': 'search', 'kind': 'question', 'terms': ['user', 'live']" in text
+    assert '  step: {"action":"search","hits":' in text and '"kind":"question","terms":["user","live"]}' in text
 
 
 def test_another_users_records_stay_out(store):
