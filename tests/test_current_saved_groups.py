@@ -80,3 +80,44 @@ def test_a_view_saved_in_format_4_is_rebuilt_not_misread(tmp_path):
         CurrentView(tmp_path, tmp_path)._decode(old)
     (tmp_path / current_module.FILE).write_bytes(old)
     assert CurrentView.load(tmp_path, tmp_path).ids == []       # empty: rebuilt from the log
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 300, 2000])
+def test_the_saved_id_table_answers_as_the_dictionary(tmp_path, count):
+    rng = random.Random(count)
+    view = CurrentView(tmp_path, tmp_path)
+    absorb_many(view, 0, count, rng)
+    loaded = saved_and_loaded(view, tmp_path)
+    assert isinstance(loaded.slot, current_module.SlotTable)
+    expected = {record_id: at for at, record_id in enumerate(view.ids)}
+    assert dict(loaded.slot) == expected == loaded.slot.copy() and len(loaded.slot) == count
+    for record_id, at in expected.items():
+        assert loaded.slot[record_id] == at and loaded.slot.get(record_id) == at and record_id in loaded.slot
+    for absent in ["", "mem_", f"mem_{count:024x}", "mem_\ud800", "x" * 300] + [f"mem_{rng.getrandbits(96):024x}"
+                                                                             for _ in range(200)]:
+        assert absent not in loaded.slot and loaded.slot.get(absent, -1) == -1
+        with pytest.raises(KeyError):
+            loaded.slot[absent]
+    assert loaded.slot.get(None) is None and 5 not in loaded.slot
+    # the first change gives the view a dict; the table lent before answers as it did
+    lent = loaded.slot
+    loaded.absorb(revision(10**6, "Ana", "s1"), "shard-1", 0, 10)
+    assert type(loaded.slot) is dict and loaded.slot[f"mem_{10**6:024x}"] == count
+    assert f"mem_{10**6:024x}" not in lent and len(lent) == count and dict(lent) == expected
+
+
+def test_ids_that_collide_in_the_table_are_each_found(tmp_path):
+    """Ids whose crc32 fall in one bucket of the table (linear probing past each other)."""
+    from zlib import crc32
+    ids, seen = [], {}
+    for n in range(20000):
+        record_id = f"mem_{n:024x}"
+        bucket = crc32(record_id.encode()) & 15
+        if bucket == 3:
+            ids.append(record_id)
+        if len(ids) == 6:
+            break
+    table = current_module.SlotTable.table_of(ids)
+    slots = current_module.SlotTable(ids, table)
+    assert [slots[record_id] for record_id in ids] == list(range(6))
+    assert "mem_nope" not in slots

@@ -286,7 +286,7 @@ class BM25Index:
         sees them from now on, and this one may change them in place."""
         n, ids = self._n_slots, self._ids[:self._n_slots]
         self._ids, self._lens = ids, self._lens[:n]
-        self._slot_of = dict(self._slot_of) if self._borrowed else \
+        self._slot_of = self._slot_of.copy() if self._borrowed else \
             {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
         # list(): the keys taken whole (in C), so a newer fork adding to the dict meanwhile cannot
         # upset it (and no (key, value) tuple per document for the collector to walk)
