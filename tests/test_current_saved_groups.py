@@ -99,6 +99,11 @@ def test_the_saved_id_table_answers_as_the_dictionary(tmp_path, count):
         with pytest.raises(KeyError):
             loaded.slot[absent]
     assert loaded.slot.get(None) is None and 5 not in loaded.slot
+    order = list(expected)[::-1]
+    assert loaded.slot.slots_of(order) == [expected[i] for i in order]
+    if count:
+        with pytest.raises(KeyError):
+            loaded.slot.slots_of(order[:1] + ["mem_nope"])
     # the first change gives the view a dict; the table lent before answers as it did
     lent = loaded.slot
     loaded.absorb(revision(10**6, "Ana", "s1"), "shard-1", 0, 10)

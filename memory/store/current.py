@@ -155,7 +155,10 @@ class CurrentView:
         if self._ids_sha256 is None or self._ids_sha256 != ids_sha256:
             return None
         self._slot_lent = True
-        return list(self.ids), self.slot
+        lent = list(self.ids)
+        # its slots are this view's: ``SpeakerFilter._view_slots`` need not compare 100k ids
+        self._index_slots = (lent, len(lent), self.ids)
+        return lent, self.slot
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
@@ -429,10 +432,33 @@ class SlotTable(Mapping):
             at_hash = (at_hash + 1) & mask
 
     def __getitem__(self, record_id) -> int:
-        at = self.get(record_id)
-        if at is None:
-            raise KeyError(record_id)
-        return at
+        try:                             # ``get``'s loop, inline: the hot loops look ids up here
+            at_hash = crc32(record_id.encode("utf-8", "surrogatepass")) & self._mask
+        except AttributeError:
+            raise KeyError(record_id) from None
+        table, ids, mask = self._table, self._ids, self._mask
+        while True:
+            at = table[at_hash]
+            if at == _NONE:
+                raise KeyError(record_id)
+            if ids[at] == record_id:
+                return at
+            at_hash = (at_hash + 1) & mask
+
+    def slots_of(self, record_ids) -> list[int]:
+        """``[self[rid] for rid in record_ids]`` in one call (KeyError for an id not held)."""
+        table, ids, mask, out = self._table, self._ids, self._mask, []
+        for record_id in record_ids:
+            at_hash = crc32(record_id.encode("utf-8", "surrogatepass")) & mask
+            while True:
+                at = table[at_hash]
+                if at == _NONE:
+                    raise KeyError(record_id)
+                if ids[at] == record_id:
+                    break
+                at_hash = (at_hash + 1) & mask
+            out.append(at)
+        return out
 
     def __contains__(self, record_id) -> bool:
         return self.get(record_id) is not None
@@ -820,8 +846,9 @@ class CurrentRecords(Mapping):
     def column_values(self, name: str, record_ids) -> list:
         """``[self.column(name, rid) for rid in record_ids]``, looked up in C."""
         view = self.view
-        return list(map(view.tables[name].__getitem__,
-                        map(view.columns[name].__getitem__, map(view.slot.__getitem__, record_ids))))
+        slot = view.slot
+        slots = slot.slots_of(record_ids) if type(slot) is SlotTable else map(slot.__getitem__, record_ids)
+        return list(map(view.tables[name].__getitem__, map(view.columns[name].__getitem__, slots)))
 
     def said_by(self, items, speakers) -> list:
         """The (record id, value) pairs of ``items`` whose record's speaker is one of
