@@ -155,10 +155,7 @@ class CurrentView:
         if self._ids_sha256 is None or self._ids_sha256 != ids_sha256:
             return None
         self._slot_lent = True
-        lent = list(self.ids)
-        # its slots are this view's: ``SpeakerFilter._view_slots`` need not compare 100k ids
-        self._index_slots = (lent, len(lent), self.ids)
-        return lent, self.slot
+        return list(self.ids), self.slot
 
     def line(self, record_id: str) -> bytes:
         """The current revision's line, read from its shard (checked against the id)."""
