@@ -267,7 +267,9 @@ class BM25Index:
         lengths = state.get("doc_lengths")
         self._lens = lengths if lengths is not None else _run_lengths(self._doc_offsets)
         self._n_slots, self._n_docs, self._n_terms = len(self._ids), len(self._slot_of), len(self._terms)
-        self._distinct_lens = set(self._lens)  # every length a slot has had (for ``_norms``)
+        # every length a slot has had (for ``_norms``): saved in the index file, or found here
+        distinct = state.get("distinct_lengths")
+        self._distinct_lens = set(self._lens) if distinct is None else set(distinct)
         self._total_len = len(self._doc_terms)
         self._new_doc_terms: dict[int, list[int]] = {}
         self._post: dict[int, tuple[list[int], list[int]]] = {}
