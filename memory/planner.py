@@ -2524,6 +2524,48 @@ def age_candidates(space: SearchSpace, question: str, caller: str, settings: dic
     return [Candidate(rid, 0.0, 0.0, coverage(rid)) for rid, _ in hits if rid not in seen]
 
 
+# ``occupation_search``: the words a job is told with when no job word is said ("I teach piano from home",
+# "runs a small hostel", "started at the clinic"; ``_STATES_OCCUPATION``), searched beside the job lexicon
+_OCCUPATION_SEARCH_TEXT = "work works teach teaches lecture lectures run runs own owns manage manages started joined"
+_OCCUPATION_SEARCH = frozenset(("work", "teach", "lectur", "run", "own", "manag", "start", "join"))
+
+
+def occupation_candidates(space: SearchSpace, question: str, caller: str, settings: dict, covers: Callable,
+                          found: list, steps: list) -> list:
+    """``occupation_search``: for a question asking someone's work (``asked_occupation``: "What do I do
+    for work?"), the records a search for the words a job is told with (``_OCCUPATION_SEARCH``, the job
+    lexicon's members) finds, after every match (what was found, and its order, is unchanged),
+    covering the question's work words when they state an occupation (``states_occupation``); whose
+    work it is stays the subject tests' business in the decision."""
+    asked = asked_occupation(question)
+    if not asked:
+        return []
+    job = lexicon.categories().get("job")
+    terms = sorted(_OCCUPATION_SEARCH | (frozenset().union(*job.members) if job is not None else frozenset()))
+    hits = space.search(terms, settings["candidates_per_search"])
+    steps.append({"action": "search", "kind": "occupation", "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    return [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in seen]
+
+
+def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                        caller: str) -> Callable[[str], float]:
+    """``occupation_search``: coverage with the work words of a question asking someone's work held by
+    a record stating an occupation (``states_occupation``: "I teach piano from home"), as the support
+    test reads it (``occupation_reading``); ``covers`` itself for any other question."""
+    asked = asked_occupation(question)
+    if not asked:
+        return covers
+    share = _share_of(_term_weights(space, *_coverage_terms(occupation_question(question), caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        if found < 1.0 and states_occupation(space.records[record_id]["statement"]):
+            return max(found, share(space.term_set(record_id) | _OCCUPATION | asked))
+        return found
+    return covered
+
+
 def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], first: frozenset[str],
                   links: dict[str, frozenset[str]]) -> bool:
     """``age_subjects``: whether a statement states the age of ``subject`` (``asked_age_subject``).
@@ -5098,6 +5140,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         covers = idiom_coverage(space, covers, question, settings, caller)
     if features("colloquial_relations"):   # "Our eldest, Sigrid, ..." holds the "child" of "our eldest child"
         covers = colloquial_coverage(space, covers, question, settings, caller)
+    if features("occupation_search") and features("occupation_reading"):   # "I teach piano" holds "work"
+        covers = occupation_coverage(space, covers, question, settings, caller)
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
@@ -5126,6 +5170,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         candidates += linked_candidates(space, terms, links, per_search, covers, candidates, steps)
     if features("age_search") and features("age_subjects"):
         candidates += age_candidates(space, question, caller, settings, covers, candidates, steps)
+    if features("occupation_search") and features("occupation_reading"):   # "I teach piano" for "my work"
+        candidates += occupation_candidates(space, question, caller, settings, covers, candidates, steps)
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

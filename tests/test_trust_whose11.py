@@ -154,3 +154,15 @@ def test_a_friends_relation_is_the_name_her_own_turns_give_it():
 
 def test_the_callers_own_job_stays_the_callers():
     assert outcome("tomasz", TOMASZ, "What is my job?", V, ["t-t-job"], [])
+
+
+# -- occupation_search: "What do I do for work?" finds what the caller teaches -------------------------
+
+ROISIN = [fact("t-r-job", "roisin", "I lecture in organic chemistry at Queen's.", 1, "user.job"),
+          fact("t-r-home", "roisin", "I live off the Lisburn Road.", 1, "user.home"),
+          fact("t-r-bro", "roisin", "My brother Fergal lives in Derry.", 1, "brother.home")]
+
+
+def test_a_job_told_without_a_job_word_is_found_for_a_work_question():
+    assert outcome("roisin", ROISIN, "What do I do for work?", V, ["t-r-job"], [])
+    assert not outcome("roisin", ROISIN, "What do I do for work?", V, ["t-r-job"], [], off="occupation_search")
