@@ -2117,6 +2117,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         share_in = _occupation_share(share_in, space, occupation)
     if features("age_search") and features("age_subjects") and asked_age_subject(question, caller) is not None:
         share_in = _age_share(share_in, space)   # ``age_search``: "I turned 61" holds the "old" asked
+    if features("agent_nouns"):   # "Who in my family is a teacher?": "Our Niamh teaches ..." holds it
+        share_in = _agent_share(share_in, weights)
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -2546,6 +2548,42 @@ def occupation_candidates(space: SearchSpace, question: str, caller: str, settin
     steps.append({"action": "search", "kind": "occupation", "hits": len(hits)})
     seen = {c.record_id for c in found}
     return [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in seen]
+
+
+def _agent_share(share_in: Callable[[frozenset[str], str], float],
+                 weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
+    """``agent_nouns``: ``share_in`` with a job of the lexicon asked by its agent noun ("teacher",
+    "driver", "baker") held by a record holding the job's verb ("teaches", "drives", "bakes")."""
+    nouns = {t: verbs for t, verbs in agent_nouns_of(" ".join(weights)).items() if t in weights}
+    if not nouns:
+        return share_in
+    return lambda held, record_id: share_in(held | {t for t, verbs in nouns.items() if not held.isdisjoint(verbs)},
+                                            record_id)
+
+
+def held_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict, caller: str,
+                  extra: Callable[[str, frozenset[str]], frozenset[str]]) -> Callable[[str], float]:
+    """Coverage with the question's terms a record holds in other words (``extra(record_id, its terms)``:
+    ``kin_group``'s family held by a relation, ``agent_nouns``' teacher by "teaches"), as the support
+    test reads them; ``covers`` itself for a record holding none that way."""
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        if found >= 1.0:
+            return found
+        held = space.term_set(record_id)
+        more = extra(record_id, held)
+        return max(found, share(held | more)) if more else found
+    return covered
+
+
+def agent_nouns_of(question: str) -> dict[str, tuple[str, str]]:
+    """``agent_nouns``: the jobs of the lexicon a question asks by an agent noun -> the terms of the
+    job's verb ("teacher": teach, "driver": drive)."""
+    job = lexicon.categories().get("job")
+    jobs = frozenset(t for member in job.members if len(member) == 1 for t in member) if job is not None else frozenset()
+    return {t: (t[:-2], t[:-1]) for t in tokenize(question) if t in jobs and t.endswith(("er", "or")) and len(t) > 4}
 
 
 def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
@@ -5142,6 +5180,17 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         covers = colloquial_coverage(space, covers, question, settings, caller)
     if features("occupation_search") and features("occupation_reading"):   # "I teach piano" holds "work"
         covers = occupation_coverage(space, covers, question, settings, caller)
+    family = asked_kin_group(question) if features("kin_group") else frozenset()
+    if family:   # "Our Niamh teaches ..." (My sister Niamh) holds the "family" of "Who in my family ..."
+        kin = frozenset().union(*kin_links(space, family, caller).values())
+        covers = held_coverage(space, covers, question, settings, caller,
+                               lambda record_id, held: family if not (held.isdisjoint(kin) and
+                                                                      not colloquial_held(space, record_id)) else frozenset())
+    nouns = agent_nouns_of(question) if features("agent_nouns") else {}
+    if nouns:   # "Our Niamh teaches ..." holds the "teacher" of "Who in my family is a teacher?"
+        covers = held_coverage(space, covers, question, settings, caller,
+                               lambda record_id, held: frozenset(t for t, verbs in nouns.items()
+                                                                 if not held.isdisjoint(verbs)))
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
@@ -5157,8 +5206,9 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         members |= {word for t in terms for word in groups.get(t, ())}
         if features("colloquial_relations"):   # and its colloquial words ("my son": "our lad")
             members |= lexicon.colloquial_words([t for t in terms if t in _RELATIONS])
-        if features("kin_group") and asked_kin_group(question):   # "my family": every relation of it
-            members |= lexicon.kin_group()[1]
+        family = asked_kin_group(question) if features("kin_group") else frozenset()
+        if family:   # "my family": every relation of it, and the names the scope gives them
+            members |= set().union(*kin_links(space, family, caller).values())
     if features("everyday_thesaurus"):   # and the other words of an everyday thing asked ("earn": salary, wage)
         members |= set(lexicon.synonym_terms(lexicon.asked_synonyms(terms)))
     if members:

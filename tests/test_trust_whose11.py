@@ -166,3 +166,14 @@ ROISIN = [fact("t-r-job", "roisin", "I lecture in organic chemistry at Queen's."
 def test_a_job_told_without_a_job_word_is_found_for_a_work_question():
     assert outcome("roisin", ROISIN, "What do I do for work?", V, ["t-r-job"], [])
     assert not outcome("roisin", ROISIN, "What do I do for work?", V, ["t-r-job"], [], off="occupation_search")
+
+
+# -- agent_nouns: "a teacher" is held by "teaches" -----------------------------------------------------
+
+def test_a_job_asked_by_its_agent_noun_is_held_by_its_verb():
+    assert planner.agent_nouns_of("Who in my family is a teacher?") == {"teacher": ("teach", "teache")}
+    records = MAIREAD + [fact("t-aunt", "mairead", "My aunt Brid teaches at the national school in Foxford.", 2,
+                              "aunt.job")]
+    assert outcome("mairead", records, "Who in my family is a teacher?", V, ["t-aunt"], ["t-job"])
+    assert not outcome("mairead", records, "Who in my family is a teacher?", V, ["t-aunt"], ["t-job"],
+                       off="agent_nouns")
