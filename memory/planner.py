@@ -1703,6 +1703,29 @@ def idiom_held(space: SearchSpace, record_id: str) -> frozenset[str]:
 _TURN_POSSESSIVE = _Lazy(r"(?i)\b(my|our|your)\s+([^\W\d_][\w-]*)")
 
 
+def scope_says_colloquial(space: SearchSpace) -> bool:
+    """``colloquial_relations``: whether any record of the scope holds a colloquial relation word
+    (a scope that never says "lad", "eldest" ... has no record to read them in)."""
+    return bool(colloquial_records(space))
+
+
+def colloquial_records(space: SearchSpace) -> frozenset[str]:
+    """``colloquial_relations``: the ids of the records holding a colloquial relation word, found once
+    per view through the index (the only ones ``colloquial_held`` reads)."""
+    cache = space.memo("colloquial_records")
+    found = cache.get(None)
+    if found is None:
+        terms = [t for t in sorted(_all_colloquial()) if space.index.df(t)]
+        found = cache[None] = frozenset(space.index.scores(terms)) if terms else frozenset()
+    return found
+
+
+@lru_cache(maxsize=1)
+def _all_colloquial() -> frozenset[str]:
+    """The terms of every colloquial relation word of the lexicon."""
+    return lexicon.colloquial_words(("child",))
+
+
 def colloquial_held(space: SearchSpace, record_id: str) -> frozenset[str]:
     """``colloquial_relations``: the relation terms a record holds by a colloquial word after my/our
     ("Our lad says he might visit": child, kids; ``lexicon.colloquial_relations``)."""
@@ -1756,6 +1779,7 @@ def speaker_relation_links(space: SearchSpace, speakers: list[str], relations: l
     return found
 
 
+@lru_cache(maxsize=256)
 def asked_kin_group(question: str) -> frozenset[str]:
     """``kin_group``: the terms of a word naming the owner's family as a group that the question asks
     about ("Who in my family is a nurse?": famili; "Which of my relatives ...": relat)."""
@@ -1780,7 +1804,7 @@ def colloquial_qualifiers(question: str) -> frozenset[str]:
     """``colloquial_relations``: the terms of a colloquial word naming a member of a relation group
     that the question, read (``lexicon.colloquial_relations``), keeps before the group's word ("our
     eldest child": eldest)."""
-    words = lexicon.colloquial_words(["child"])
+    words = _all_colloquial()
     return frozenset(t for hit in _COLLOQUIAL_QUALIFIER.finditer(question) for t in tokenize(hit.group(1))
                      if t in words)
 
@@ -2181,7 +2205,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if kinship and speakers else frozenset()
 
     idioms = features("relation_idioms")
-    colloquial = features("colloquial_relations")
+    # ``colloquial_relations``: read only in the records holding one of the words
+    colloquial = colloquial_records(space) if features("colloquial_relations") else frozenset()
     # ``turn_relations``: the caller's relations ("my brother"), when the caller speaks in the scope
     own_relations = asked_own_relations(question) if features("turn_relations") and caller and not \
         _speaker_terms(caller).isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
@@ -2236,7 +2261,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             by_idiom = idiom_held(space, record_id) if idioms else frozenset()
             if by_idiom:   # ``relation_idioms``: "My other half Jannik ..." holds the spouse/partner
                 held = held | by_idiom
-            if colloquial:   # ``colloquial_relations``: "Our lad says ..." holds the child
+            if record_id in colloquial:   # ``colloquial_relations``: "Our lad says ..." holds the child
                 held = held | colloquial_held(space, record_id)
             if forms:
                 held = _with_bases(held)
@@ -2254,7 +2279,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``turn_persons``: about none of the people the question names
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
-        if relations and colloquial and not colloquial_about(space, record_id, asked | linked):
+        if relations and record_id in colloquial and not colloquial_about(space, record_id, asked | linked):
             return 0.0   # ``colloquial_relations``: "Our eldest, Sigrid, is a nurse" is not "Where do I work?"
         if grouped_only and _others_relation(space, record_id, grouped_only, own):
             return 0.0   # ``relation_lexicon``: "Élodie's husband Karim" is no "partner" of mine
@@ -2535,12 +2560,13 @@ _OCCUPATION_SEARCH = frozenset(("work", "teach", "lectur", "run", "own", "manag"
 def occupation_candidates(space: SearchSpace, question: str, caller: str, settings: dict, covers: Callable,
                           found: list, steps: list) -> list:
     """``occupation_search``: for a question asking someone's work (``asked_occupation``: "What do I do
-    for work?"), the records a search for the words a job is told with (``_OCCUPATION_SEARCH``, the job
+    for work?") that names no person or relation to search by, the records a search for the words a job is told with (``_OCCUPATION_SEARCH``, the job
     lexicon's members) finds, after every match (what was found, and its order, is unchanged),
     covering the question's work words when they state an occupation (``states_occupation``); whose
     work it is stays the subject tests' business in the decision."""
-    asked = asked_occupation(question)
-    if not asked:
+    # only a question with no name or relation of its own to search by ("What do I do for work?"):
+    # "What does Tariq work as?" finds Tariq's records by his name
+    if not asked_occupation(question) or name_terms(question) or not _RELATIONS.isdisjoint(tokenize(question)):
         return []
     job = lexicon.categories().get("job")
     terms = sorted(_OCCUPATION_SEARCH | (frozenset().union(*job.members) if job is not None else frozenset()))
@@ -2581,9 +2607,18 @@ def held_coverage(space: SearchSpace, covers: Callable[[str], float], question: 
 def agent_nouns_of(question: str) -> dict[str, tuple[str, str]]:
     """``agent_nouns``: the jobs of the lexicon a question asks by an agent noun -> the terms of the
     job's verb ("teacher": teach, "driver": drive)."""
+    nouns = [t for t in tokenize(question) if t.endswith(("er", "or")) and len(t) > 4]
+    if not nouns:
+        return {}
+    jobs = _job_terms()
+    return {t: (t[:-2], t[:-1]) for t in nouns if t in jobs}
+
+
+@lru_cache(maxsize=1)
+def _job_terms() -> frozenset[str]:
+    """The one-term members of the job lexicon ("teacher", "driver")."""
     job = lexicon.categories().get("job")
-    jobs = frozenset(t for member in job.members if len(member) == 1 for t in member) if job is not None else frozenset()
-    return {t: (t[:-2], t[:-1]) for t in tokenize(question) if t in jobs and t.endswith(("er", "or")) and len(t) > 4}
+    return frozenset(t for member in job.members if len(member) == 1 for t in member) if job is not None else frozenset()
 
 
 def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
@@ -4239,9 +4274,11 @@ def colloquial_coverage(space: SearchSpace, covers: Callable[[str], float], ques
         return covers
     share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
 
+    holding = colloquial_records(space)
+
     def covered(record_id: str) -> float:
         found = covers(record_id)
-        held = colloquial_held(space, record_id)
+        held = colloquial_held(space, record_id) if record_id in holding else frozenset()
         if not held:
             return found
         return max(found, share(space.term_set(record_id)
@@ -5176,8 +5213,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         covers = linked_coverage(space, covers, question, settings, caller, links)
     if features("idiom_coverage") and features("relation_idioms"):   # "My OH Connor ..." holds "my boyfriend"
         covers = idiom_coverage(space, covers, question, settings, caller)
-    if features("colloquial_relations"):   # "Our eldest, Sigrid, ..." holds the "child" of "our eldest child"
-        covers = colloquial_coverage(space, covers, question, settings, caller)
+    if features("colloquial_relations") and scope_says_colloquial(space):   # "Our eldest, Sigrid, ..." holds
+        covers = colloquial_coverage(space, covers, question, settings, caller)   # the "child" of "our eldest child"
     if features("occupation_search") and features("occupation_reading"):   # "I teach piano" holds "work"
         covers = occupation_coverage(space, covers, question, settings, caller)
     family = asked_kin_group(question) if features("kin_group") else frozenset()
@@ -5204,8 +5241,9 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
         groups = lexicon.relation_groups()
         members |= {word for t in terms for word in groups.get(t, ())}
-        if features("colloquial_relations"):   # and its colloquial words ("my son": "our lad")
-            members |= lexicon.colloquial_words([t for t in terms if t in _RELATIONS])
+        asked_relations = tuple(t for t in terms if t in _RELATIONS)
+        if features("colloquial_relations") and asked_relations:   # and its colloquial words ("my son": "our lad")
+            members |= lexicon.colloquial_words(asked_relations)
         family = asked_kin_group(question) if features("kin_group") else frozenset()
         if family:   # "my family": every relation of it, and the names the scope gives them
             members |= set().union(*kin_links(space, family, caller).values())

@@ -195,6 +195,9 @@ def colloquial_relations(text: str) -> tuple[str, frozenset[str]]:
     """``features.colloquial_relations``: ``text`` with each colloquial relation word after my/our read
     as its group's first general word ("What does our lad do?" -> "What does our child do?"), and the
     terms of the general words it held (none when it held none)."""
+    lowered = text.lower()
+    if "my " not in lowered and "our " not in lowered:   # the owner's my/our is always before one
+        return text, frozenset()
     found = _colloquial_pattern()
     if found is None:
         return text, frozenset()
