@@ -2564,9 +2564,7 @@ def occupation_candidates(space: SearchSpace, question: str, caller: str, settin
     lexicon's members) finds, after every match (what was found, and its order, is unchanged),
     covering the question's work words when they state an occupation (``states_occupation``); whose
     work it is stays the subject tests' business in the decision."""
-    # only a question with no name or relation of its own to search by ("What do I do for work?"):
-    # "What does Tariq work as?" finds Tariq's records by his name
-    if not asked_occupation(question) or name_terms(question) or not _RELATIONS.isdisjoint(tokenize(question)):
+    if not _occupation_searched(question):
         return []
     job = lexicon.categories().get("job")
     terms = sorted(_OCCUPATION_SEARCH | (frozenset().union(*job.members) if job is not None else frozenset()))
@@ -2621,14 +2619,22 @@ def _job_terms() -> frozenset[str]:
     return frozenset(t for member in job.members if len(member) == 1 for t in member) if job is not None else frozenset()
 
 
+def _occupation_searched(question: str) -> bool:
+    """``occupation_search``: whether a question asks someone's work with no name or relation of its
+    own to find the records by ("What do I do for work?"; "What does Tariq work as?" finds Tariq's
+    records by his name, "What does my sister do?" hers by the sister and the names linked to her)."""
+    return bool(asked_occupation(question)) and not name_terms(question) \
+        and _RELATIONS.isdisjoint(tokenize(question))
+
+
 def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
                         caller: str) -> Callable[[str], float]:
-    """``occupation_search``: coverage with the work words of a question asking someone's work held by
-    a record stating an occupation (``states_occupation``: "I teach piano from home"), as the support
+    """``occupation_search``: coverage with the work words of a question asking someone's work (with no
+    name or relation to search by, ``_occupation_searched``) held by a record stating an occupation (``states_occupation``: "I teach piano from home"), as the support
     test reads it (``occupation_reading``); ``covers`` itself for any other question."""
-    asked = asked_occupation(question)
-    if not asked:
+    if not _occupation_searched(question):
         return covers
+    asked = asked_occupation(question)
     share = _share_of(_term_weights(space, *_coverage_terms(occupation_question(question), caller, settings)))
 
     def covered(record_id: str) -> float:
