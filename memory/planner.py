@@ -1637,6 +1637,20 @@ def asked_occupation(question: str) -> frozenset[str]:
     return frozenset(tokenize(question)) & _OCCUPATION
 
 
+# ``doing_now``: "What's our eldest doing now?", "What is Tomasz doing these days?" (not "What am I
+# doing ...", not "What are you doing ...": what one does now, asked of someone else)
+_ASKS_DOING_NOW = _Lazy(r"(?i)^\W*what(?:'s|\s+is|\s+are)\s+(?!(?:i|you|we)\b)(\S.*?)\s+doing\s+"
+                        r"(now|nowadays|these\s+days)\s*[?.!]*\s*$")
+
+
+def doing_now_read(question: str) -> str:
+    """``doing_now``: a question asking what someone else is doing now or these days read as what they
+    do ("What's our eldest doing now?" -> "What does our eldest do now?"), which ``occupation_reading``
+    reads as their work; any other question unchanged."""
+    found = _ASKS_DOING_NOW.match(question.replace("\u2019", "'"))
+    return "What does %s do %s?" % (found.group(1), found.group(2)) if found else question
+
+
 def occupation_question(question: str) -> str:
     """``occupation_reading``: "What does my uncle do?" read as "What does my uncle do work job?"
     (as ``without_idioms`` reads "for a living"); any other question unchanged."""
@@ -1687,6 +1701,145 @@ def idiom_held(space: SearchSpace, record_id: str) -> frozenset[str]:
 # ``turn_relations`` (issue 13, session 9): in a conversation "my brother" is the speaker's brother:
 # another speaker's "My brother Huw is a plumber" is not the caller's brother ("your brother" is)
 _TURN_POSSESSIVE = _Lazy(r"(?i)\b(my|our|your)\s+([^\W\d_][\w-]*)")
+
+
+def scope_says_colloquial(space: SearchSpace) -> bool:
+    """``colloquial_relations``: whether any record of the scope holds a colloquial relation word
+    (a scope that never says "lad", "eldest" ... has no record to read them in)."""
+    return bool(colloquial_records(space))
+
+
+def colloquial_records(space: SearchSpace) -> frozenset[str]:
+    """``colloquial_relations``: the ids of the records holding a colloquial relation word, found once
+    per view through the index (the only ones ``colloquial_held`` reads)."""
+    cache = space.memo("colloquial_records")
+    found = cache.get(None)
+    if found is None:
+        terms = [t for t in sorted(_all_colloquial()) if space.index.df(t)]
+        found = cache[None] = frozenset(space.index.scores(terms)) if terms else frozenset()
+    return found
+
+
+@lru_cache(maxsize=1)
+def _all_colloquial() -> frozenset[str]:
+    """The terms of every colloquial relation word of the lexicon."""
+    return lexicon.colloquial_words(("child",))
+
+
+def colloquial_held(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """``colloquial_relations``: the relation terms a record holds by a colloquial word after my/our
+    ("Our lad says he might visit": child, kids; ``lexicon.colloquial_relations``)."""
+    cache = space.memo("colloquial_held")
+    found = cache.get(record_id)
+    if found is None:
+        found = cache[record_id] = lexicon.colloquial_relations(space.records[record_id]["statement"])[1]
+    return found
+
+
+def colloquial_about(space: SearchSpace, record_id: str, asked: frozenset) -> bool:
+    """``colloquial_relations``: whether a record opening with a colloquial relation ("Our eldest,
+    Sigrid, is a nurse ...", read "Our child, Sigrid, ...") is about what the question asks, as
+    ``_about_relation_asked`` reads a record opening with a relation word; any other record is."""
+    held = colloquial_held(space, record_id)
+    if not held:
+        return True
+    cache = space.memo("colloquial_opening")
+    found = cache.get(record_id)
+    if found is None:
+        opening = _COLLOQUIAL_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+        found = cache[record_id] = (opening is not None,
+                                    frozenset(tokenize(_folded(opening.group(1) or ""))) if opening else frozenset())
+    opens, named = found
+    return not opens or not held.isdisjoint(asked) or not named.isdisjoint(asked)
+
+
+_OWNED_GROUP = _Lazy(r"(?i)\b(?:my|our|the\s+user's)\s+([a-z][\w-]*)")
+
+
+def speaker_relation_links(space: SearchSpace, speakers: list[str], relations: list[str]) -> dict[str, frozenset[str]]:
+    """``speaker_relation_names``: relation term -> the names the named speakers' own turns give that
+    relation of theirs ("My son Pablo finally proposed", said by Lucia: son -> pablo), or one of its
+    other words (``_relation_others``). Only the records holding the relation word, at most
+    ``_PERSON_PROBE`` of them, are read."""
+    wanted = frozenset(speakers)
+    found: dict[str, frozenset[str]] = {}
+    for term in relations:
+        words = {term} | _relation_others(term)
+        names: set[str] = set()
+        for word in words:
+            if not 0 < space.index.df(word) <= _PERSON_PROBE:
+                continue
+            for record_id in space.index.scores([word]):
+                record = space.records.get(record_id) if record_id in space.records else None
+                speaker = _turn_speaker(record) if record is not None else None
+                if speaker and not _speaker_terms(speaker).isdisjoint(wanted):
+                    names |= {name for relation, name in _relation_names(record["statement"], "") if relation in words}
+        if names:
+            found[term] = frozenset(names)
+    return found
+
+
+@lru_cache(maxsize=256)
+def asked_kin_group(question: str) -> frozenset[str]:
+    """``kin_group``: the terms of a word naming the owner's family as a group that the question asks
+    about ("Who in my family is a nurse?": famili; "Which of my relatives ...": relat)."""
+    general = lexicon.kin_group()[0]
+    return frozenset(t for hit in _OWNED_GROUP.finditer(question.replace("\u2019", "'"))
+                     for t in tokenize(hit.group(1)) if t in general)
+
+
+def kin_links(space: SearchSpace, family: frozenset[str], caller: str) -> dict[str, frozenset[str]]:
+    """``kin_group``: each family word asked -> the relations the family is made of, their colloquial
+    words ("our eldest") and the names the scope's facts give them (``person_links``)."""
+    members = lexicon.kin_group()[1]
+    names = person_links(space, sorted(t for t in members if space.index.df(t)), caller)
+    held = members | lexicon.colloquial_words(members) | frozenset().union(*names.values())
+    return {term: held for term in family}
+
+
+_COLLOQUIAL_QUALIFIER = _Lazy(r"\b(?:[Mm]y|[Oo]ur)\s+([a-z][\w-]*)\s+(?:child|children|kid|kids)\b")
+
+
+def colloquial_qualifiers(question: str) -> frozenset[str]:
+    """``colloquial_relations``: the terms of a colloquial word naming a member of a relation group
+    that the question, read (``lexicon.colloquial_relations``), keeps before the group's word ("our
+    eldest child": eldest)."""
+    words = _all_colloquial()
+    return frozenset(t for hit in _COLLOQUIAL_QUALIFIER.finditer(question) for t in tokenize(hit.group(1))
+                     if t in words)
+
+
+def colloquial_links(space: SearchSpace, terms: frozenset[str]) -> dict[str, frozenset[str]]:
+    """``colloquial_relations``: a colloquial word -> the names the scope's records give it where one
+    opens with it ("Our eldest, Sigrid, is a nurse": eldest -> sigrid); only the records holding the
+    word, at most ``_PERSON_PROBE`` of them, are read."""
+    found: dict[str, frozenset[str]] = {}
+    for term in terms:
+        if not 0 < space.index.df(term) <= _PERSON_PROBE:
+            continue
+        names = set()
+        for record_id in space.index.scores([term]):
+            if record_id in space.records and term in colloquial_held_words(space, record_id):
+                opening = _COLLOQUIAL_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+                if opening and opening.group(1) and opening.group(1).lower() not in _NOT_NAMES:
+                    names.update(tokenize(_folded(opening.group(1))))
+        if names:
+            found[term] = frozenset(names)
+    return found
+
+
+def colloquial_held_words(space: SearchSpace, record_id: str) -> frozenset[str]:
+    """The terms of the colloquial words a record opens with after my/our ("Our eldest, ...": eldest)."""
+    opening = _COLLOQUIAL_WORD_OPENING.match(space.records[record_id]["statement"].replace("\u2019", "'"))
+    return frozenset(tokenize(opening.group(1))) if opening and colloquial_held(space, record_id) else frozenset()
+
+
+_COLLOQUIAL_WORD_OPENING = _Lazy(r"^\W*(?:[Mm]y|[Oo]ur)\s+([^\W\d_][\w-]*)")
+
+
+# ``colloquial_relations``: a record opening with my/our and one word, then perhaps a name ("Our eldest,
+# Sigrid, ...", "Our lad says ..."); ``colloquial_held`` says whether that word is a relation's
+_COLLOQUIAL_OPENING = _Lazy(r"^\W*(?:[Mm]y|[Oo]ur)\s+[^\W\d_][\w-]*(?:'s)?(?:,?\s+([A-ZÀ-ÖØ-Þ][\w-]*))?")
 
 
 def asked_own_relations(question: str) -> frozenset[str]:
@@ -1769,19 +1922,62 @@ def _idiom_read(question: str, features) -> str:
     """The question as the support test reads it: its idioms (``question_idioms``) and relation
     idioms (``relation_idioms``: "my other half" is "my spouse", ``lexicon.idiom_relations``) in
     plain words."""
-    return _idioms_read(question, features("question_idioms"), features("relation_idioms"))
+    return _idioms_read(question, features("question_idioms"), features("relation_idioms"),
+                        features("bare_genitives"), features("colloquial_relations"))
 
 
 @lru_cache(maxsize=256)
-def _idioms_read(question: str, idioms: bool, relations: bool) -> str:
-    """``_idiom_read`` of the features' two flags: a question's support setups and the ``support``
+def _idioms_read(question: str, idioms: bool, relations: bool, genitives: bool = False,
+                 colloquial: bool = False) -> str:
+    """``_idiom_read`` of the features' flags: a question's support setups and the ``support``
     calls that find them read it several times, and the relation idioms' pattern (the lexicon's,
     read once) is one long alternation."""
+    if genitives:
+        question = bare_genitives(question)
     if idioms:
         question = without_idioms(question)
     if relations:
         question = lexicon.idiom_relations(question)[0]
+    if colloquial:
+        question = lexicon.colloquial_relations(question)[0]
     return question
+
+
+# ``bare_genitives``: apostrophes typed without ("whats my husbands name", "sons job?"): a relation word
+# with an "s" right before one more word that ends the question is its possessive, unless the question
+# has an auxiliary making it a plural subject ("Where do my sisters live?", "What are my sons called?")
+_BARE_GENITIVE = _Lazy(r"(?i)\b([a-z]+s)\s+([a-z]+)(?=\s*(?:[?.!]\s*)?$)")
+_BARE_WHATS = _Lazy(r"(?i)^(\W*)(what|where|who|when|how)s\b")
+_PLURAL_AUXILIARY = _Lazy(r"(?i)\b(?:do|does|did|are|were|have|has|had|can|could|will|would)\b")
+
+
+# the relation words ``_RELATIONS`` stems, as written
+_RELATION_WORDS_WRITTEN = frozenset(
+    "aunt baby babysitter boss boyfriend brother child coach colleague cousin coworker dad daddy daughter "
+    "dentist doctor father fiance fiancee flatmate friend girlfriend grandchild granddaughter grandfather "
+    "grandma grandmother grandpa grandparent grandson granny housemate husband kid landlady landlord manager "
+    "mentor mom mommy mother mum nanny neighbor neighbour nephew niece parent partner roommate sibling sister "
+    "son spouse stepdaughter stepson stepmother stepfather teacher teammate tenant therapist uncle wife".split())
+
+
+def bare_genitives(question: str) -> str:
+    """``bare_genitives``: ``question`` with "whats" read "what's" and a relation word written with an
+    "s" and no apostrophe before the question's last word ("husbands name?", "my sons job") read as
+    its possessive ("husband's name?"): a plural subject would need an auxiliary ("Where do my sisters
+    live?") or a verb form ("What are my sons called?"), and then it is left as it is."""
+    text = question.replace("\u2019", "'")
+    read = _BARE_WHATS.sub(lambda m: m.group(1) + m.group(2) + "'s", text)
+    if _PLURAL_AUXILIARY.search(read):
+        return question if read == text else read
+    found = _BARE_GENITIVE.search(read)
+    if found and not found.group(2).lower().endswith(("ed", "ing")):
+        word = found.group(1)
+        bases = [word[:-1]] + ([word[:-2]] if word.lower().endswith("es") else [])
+        for base in [b for b in bases if lexicon.relation_word_terms(b)] + \
+                [b for b in bases if b.lower() in _RELATION_WORDS_WRITTEN]:
+                read = read[:found.start()] + base + "'s " + found.group(2) + read[found.end():]
+                break
+    return question if read == text else read
 
 
 def _support_setup(space: SearchSpace, question: str, settings: dict, features,
@@ -1803,6 +1999,8 @@ def _support_setup(space: SearchSpace, question: str, settings: dict, features,
 def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
                     caller: str, contest: bool = False) -> Callable[..., float]:
     question = _idiom_read(question, features)
+    if features("doing_now") and features("occupation_reading"):
+        question = doing_now_read(question)   # "What's our eldest doing now?" asks what they do
     occupation = asked_occupation(question) if features("occupation_reading") and not contest else frozenset()
     if occupation:   # "What does my uncle do?" asks his work: "... do work job"
         question = occupation_question(question)
@@ -1838,7 +2036,9 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     grouped_kin = _kin_groups(space, question) if kinship else {}
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
                                                                 frozenset(grouped_kin)
-                                                                | kinds_known(space, question, features)):
+                                                                | kinds_known(space, question, features)
+                                                                | (asked_kin_group(question) if features("kin_group")
+                                                                   else frozenset())):
         return lambda record_id, ungated=False: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -1858,6 +2058,25 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     if features("relation_synonyms") and required:
         links = _synonym_links(space, links, required, caller, features("relation_names"),
                                groups=features("relation_lexicon"))
+    if features("speaker_relation_names") and speakers and required:
+        # "When is Lucia's son's wedding?": the name Lucia's own turns give her son ("my son Pablo")
+        # holds him, as a fact's "My son Pablo" does for the caller's son (``relation_names``)
+        said = speaker_relation_links(space, speakers, [t for t in required if t in _RELATIONS])
+        links = {**links, **{t: links.get(t, frozenset()) | names for t, names in said.items()}}
+    if features("kin_group"):
+        # "Who in my family is a nurse?": the family is a subject held by any relation of it, or a name
+        # the scope gives one ("Our Niamh teaches ..." with "My sister Niamh ...")
+        family = asked_kin_group(question)
+        if family:
+            required = sorted(set(required) | family)
+            links = {**links, **kin_links(space, family, caller)}
+    if features("colloquial_relations"):
+        # "our eldest child": which child is asked is a subject too, held by the word or the name the
+        # scope gives it ("Our eldest, Sigrid, ...")
+        qualifiers = colloquial_qualifiers(question)
+        if qualifiers:
+            required = sorted(set(required) | qualifiers)
+            links = {**links, **colloquial_links(space, qualifiers)}
     mine = caller_speaker(space, question, caller) if features("caller_turns") and not speakers else frozenset()
     time_weight = settings.get("unseen_time_weight", 1.0)
     if time_weight != 1.0:
@@ -1922,6 +2141,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         share_in = _occupation_share(share_in, space, occupation)
     if features("age_search") and features("age_subjects") and asked_age_subject(question, caller) is not None:
         share_in = _age_share(share_in, space)   # ``age_search``: "I turned 61" holds the "old" asked
+    if features("agent_nouns"):   # "Who in my family is a teacher?": "Our Niamh teaches ..." holds it
+        share_in = _agent_share(share_in, weights)
     if features("asserted_support"):
         covers = lambda record_id: share_in(asserted_terms(space, record_id), record_id)  # noqa: E731
     else:
@@ -1971,6 +2192,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     naming = (features("relation_name_answers") and bool(required) and bool(weights)
               and set(weights) <= _NAME_TERMS | asked_name)
     copular = features("relation_is_name")
+    qualified = features("qualified_relations")
     where = features("place_answers") and bool(_ASKS_WHERE.match(question))
 
     replies = sentences and features("reply_answers")
@@ -1983,6 +2205,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if kinship and speakers else frozenset()
 
     idioms = features("relation_idioms")
+    # ``colloquial_relations``: read only in the records holding one of the words
+    colloquial = colloquial_records(space) if features("colloquial_relations") else frozenset()
     # ``turn_relations``: the caller's relations ("my brother"), when the caller speaks in the scope
     own_relations = asked_own_relations(question) if features("turn_relations") and caller and not \
         _speaker_terms(caller).isdisjoint(_folded(t) for t in space.speakers()) else frozenset()
@@ -1993,6 +2217,11 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     light = asked_light_act(question, forms) if features("light_acts") else None
     name_of = asked_name_subject(question, caller) if features("name_subjects") else None
     name_places = name_of is not None and not asks_possessed_name(question)
+    thing_named = None   # ``thing_names``: the thing whose name is asked, no relation or person
+    if features("thing_names") and features("name_subjects"):
+        thing_named = asked_called_subject(question) if name_of is None else name_of
+        if not thing_named or thing_named & (_RELATIONS | set(required) | set(speakers) | set(links)):
+            thing_named = None
     possessed = features("possessed_names") and named
     we_turns = features("we_turns") and features("turn_persons")
 
@@ -2032,6 +2261,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             by_idiom = idiom_held(space, record_id) if idioms else frozenset()
             if by_idiom:   # ``relation_idioms``: "My other half Jannik ..." holds the spouse/partner
                 held = held | by_idiom
+            if record_id in colloquial:   # ``colloquial_relations``: "Our lad says ..." holds the child
+                held = held | colloquial_held(space, record_id)
             if forms:
                 held = _with_bases(held)
             if not all(term in held or not links.get(term, frozenset()).isdisjoint(held)
@@ -2048,6 +2279,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``turn_persons``: about none of the people the question names
         if relations and not _about_relation_asked(space, record_id, asked | linked, together):
             return 0.0
+        if relations and record_id in colloquial and not colloquial_about(space, record_id, asked | linked):
+            return 0.0   # ``colloquial_relations``: "Our eldest, Sigrid, is a nurse" is not "Where do I work?"
         if grouped_only and _others_relation(space, record_id, grouped_only, own):
             return 0.0   # ``relation_lexicon``: "Élodie's husband Karim" is no "partner" of mine
         if named:
@@ -2094,6 +2327,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``light_acts``: "the ferry to Mallorca costs …" states no going there
         if name_of is not None and not states_name_of(space.records[record_id]["statement"], name_of, name_places):
             return 0.0   # ``name_subjects``: "My name is Moira" is not the boat's name, "My collie ..." none
+        if thing_named is not None and not names_no_person(space, record_id, thing_named, name_places):
+            return 0.0   # ``thing_names``: "Jorge and I ... a spaniel puppy" names no puppy
         if where and not states_place(space.records[record_id]["statement"]):
             return 0.0   # ``place_answers``: "My cat Luna hates the new apartment" says nowhere where
         if said and not (asked_name and said <= asked_name):
@@ -2109,7 +2344,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``errand_means``: "I walk the dog before work" is no way of getting to work
         if event:   # ``event_questions``: what a record of the subject, said then, tells
             return 1.0 if space.records[record_id]["kind"] == "episode" else 0.0
-        if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship)):
+        if naming and _names_relation(space, record_id, caller, required, links, copular, kin=bool(kinship),
+                                      qualified=qualified):
             return 1.0   # ``relation_name_answers``: "My sister Maria ..." answers "my sister's name"
         if sentences:
             elsewhere = (person_clauses_about if clauses and persons and _names_person_subject(space, record_id)
@@ -2315,6 +2551,100 @@ def age_candidates(space: SearchSpace, question: str, caller: str, settings: dic
     return [Candidate(rid, 0.0, 0.0, coverage(rid)) for rid, _ in hits if rid not in seen]
 
 
+# ``occupation_search``: the words a job is told with when no job word is said ("I teach piano from home",
+# "runs a small hostel", "started at the clinic"; ``_STATES_OCCUPATION``), searched beside the job lexicon
+_OCCUPATION_SEARCH_TEXT = "work works teach teaches lecture lectures run runs own owns manage manages started joined"
+_OCCUPATION_SEARCH = frozenset(("work", "teach", "lectur", "run", "own", "manag", "start", "join"))
+
+
+def occupation_candidates(space: SearchSpace, question: str, caller: str, settings: dict, covers: Callable,
+                          found: list, steps: list) -> list:
+    """``occupation_search``: for a question asking someone's work (``asked_occupation``: "What do I do
+    for work?") that names no person or relation to search by, the records a search for the words a job is told with (``_OCCUPATION_SEARCH``, the job
+    lexicon's members) finds, after every match (what was found, and its order, is unchanged),
+    covering the question's work words when they state an occupation (``states_occupation``); whose
+    work it is stays the subject tests' business in the decision."""
+    if not _occupation_searched(question):
+        return []
+    job = lexicon.categories().get("job")
+    terms = sorted(_OCCUPATION_SEARCH | (frozenset().union(*job.members) if job is not None else frozenset()))
+    hits = space.search(terms, settings["candidates_per_search"])
+    steps.append({"action": "search", "kind": "occupation", "hits": len(hits)})
+    seen = {c.record_id for c in found}
+    return [Candidate(rid, 0.0, 0.0, covers(rid)) for rid, _ in hits if rid not in seen]
+
+
+def _agent_share(share_in: Callable[[frozenset[str], str], float],
+                 weights: dict[str, float]) -> Callable[[frozenset[str], str], float]:
+    """``agent_nouns``: ``share_in`` with a job of the lexicon asked by its agent noun ("teacher",
+    "driver", "baker") held by a record holding the job's verb ("teaches", "drives", "bakes")."""
+    nouns = {t: verbs for t, verbs in agent_nouns_of(" ".join(weights)).items() if t in weights}
+    if not nouns:
+        return share_in
+    return lambda held, record_id: share_in(held | {t for t, verbs in nouns.items() if not held.isdisjoint(verbs)},
+                                            record_id)
+
+
+def held_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict, caller: str,
+                  extra: Callable[[str, frozenset[str]], frozenset[str]]) -> Callable[[str], float]:
+    """Coverage with the question's terms a record holds in other words (``extra(record_id, its terms)``:
+    ``kin_group``'s family held by a relation, ``agent_nouns``' teacher by "teaches"), as the support
+    test reads them; ``covers`` itself for a record holding none that way."""
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        if found >= 1.0:
+            return found
+        held = space.term_set(record_id)
+        more = extra(record_id, held)
+        return max(found, share(held | more)) if more else found
+    return covered
+
+
+def agent_nouns_of(question: str) -> dict[str, tuple[str, str]]:
+    """``agent_nouns``: the jobs of the lexicon a question asks by an agent noun -> the terms of the
+    job's verb ("teacher": teach, "driver": drive)."""
+    nouns = [t for t in tokenize(question) if t.endswith(("er", "or")) and len(t) > 4]
+    if not nouns:
+        return {}
+    jobs = _job_terms()
+    return {t: (t[:-2], t[:-1]) for t in nouns if t in jobs}
+
+
+@lru_cache(maxsize=1)
+def _job_terms() -> frozenset[str]:
+    """The one-term members of the job lexicon ("teacher", "driver")."""
+    job = lexicon.categories().get("job")
+    return frozenset(t for member in job.members if len(member) == 1 for t in member) if job is not None else frozenset()
+
+
+def _occupation_searched(question: str) -> bool:
+    """``occupation_search``: whether a question asks someone's work with no name or relation of its
+    own to find the records by ("What do I do for work?"; "What does Tariq work as?" finds Tariq's
+    records by his name, "What does my sister do?" hers by the sister and the names linked to her)."""
+    return bool(asked_occupation(question)) and not name_terms(question) \
+        and _RELATIONS.isdisjoint(tokenize(question))
+
+
+def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                        caller: str) -> Callable[[str], float]:
+    """``occupation_search``: coverage with the work words of a question asking someone's work (with no
+    name or relation to search by, ``_occupation_searched``) held by a record stating an occupation (``states_occupation``: "I teach piano from home"), as the support
+    test reads it (``occupation_reading``); ``covers`` itself for any other question."""
+    if not _occupation_searched(question):
+        return covers
+    asked = asked_occupation(question)
+    share = _share_of(_term_weights(space, *_coverage_terms(occupation_question(question), caller, settings)))
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        if found < 1.0 and states_occupation(space.records[record_id]["statement"]):
+            return max(found, share(space.term_set(record_id) | _OCCUPATION | asked))
+        return found
+    return covered
+
+
 def states_age_of(statement: str, subject: frozenset[str], own: frozenset[str], first: frozenset[str],
                   links: dict[str, frozenset[str]]) -> bool:
     """``age_subjects``: whether a statement states the age of ``subject`` (``asked_age_subject``).
@@ -2384,6 +2714,41 @@ def asks_possessed_name(question: str) -> bool:
     found = _ASKS_NAME_OF.match(_folded(question.replace("\u2019", "'")))
     subject = (found.group("of") or found.group("the") or found.group("called")) if found else ""
     return bool(_OWNING_WORDS.search(subject)) or bool(found and found.group("of"))
+
+
+# ``thing_names``: "What did Lucia call the new puppy?", "What do we call our boat?": the name given a thing
+_ASKS_CALLED = _Lazy(r"(?i)^\W*what\s+(?:did|do|does|will|are|were|is|have|has)\s+\S.*?\s+(?:call|calling|name|naming)\s+"
+                     r"(?:the|their|our|his|her|my|its|that|this)\s+(.+?)\s*[?.!]*\s*$")
+
+
+def asked_called_subject(question: str) -> frozenset[str] | None:
+    """``thing_names``: the terms of the thing a question asks someone's name for ("What did Lucia
+    call the new puppy?": new, puppi), None when it asks none."""
+    found = _ASKS_CALLED.match(question.replace("\u2019", "'"))
+    return frozenset(tokenize(found.group(1))) - _NAME_KINDS if found else None
+
+
+def names_no_person(space: SearchSpace, record_id: str, subject: frozenset[str], places: bool) -> bool:
+    """``thing_names``: whether a record can state the name of a thing (``subject`` holds no relation)
+    by something other than the name of a person the scope knows: a naming word ("The pup's called
+    Canela"), or a capitalized word (as ``states_name_of`` reads them) that is no speaker's name and
+    no name a turn or fact gives someone's relation. "Jorge and I have put our names down for a
+    spaniel puppy", with Lucia's "my husband Jorge", names no puppy."""
+    text = _OWNER_NAME_CLAIM.sub(" ", space.records[record_id]["statement"].replace("\u2019", "'"))
+    if _STATES_NAMING.search(text):
+        return True
+    speakers = frozenset(t for name in space.speakers() for t in _speaker_terms(name))
+    words = [word.strip(",.;:!?()\"") for word in text.split()]
+    for at, word in enumerate(words):
+        terms = set(tokenize(_folded(word.removesuffix("'s")))) - _WHEN_TERMS
+        if not word[:1].isupper() or not terms or (at == 0 and word.strip("'").lower() in _NAME_OPENERS):
+            continue
+        if at and not places and words[at - 1].lower() in _PLACE_BEFORE:
+            continue
+        if terms & speakers or any(relation_owners(space, t) or person_links(space, [t]) for t in terms):
+            continue   # a person's name, not the thing's
+        return True
+    return False
 
 
 def states_name_of(statement: str, subject: frozenset[str], places: bool = False) -> bool:
@@ -2972,7 +3337,8 @@ _NAME_TERMS = frozenset(("name", "call"))
 
 
 def _names_relation(space: SearchSpace, record_id: str, caller: str, required: list[str],
-                    links: dict[str, frozenset[str]], copular: bool = False, kin: bool = False) -> bool:
+                    links: dict[str, frozenset[str]], copular: bool = False, kin: bool = False,
+                    qualified: bool = False) -> bool:
     """Whether the record gives a name to a relation the question asks about ("My sister Maria is
     visiting" for "What is my sister's name?"), in a fact or a conversation turn. ``copular``
     (``relation_is_name``): also "The user's wife is Hélène.", "I'm married to Agnieszka.".
@@ -2984,6 +3350,8 @@ def _names_relation(space: SearchSpace, record_id: str, caller: str, required: l
         pairs = pairs | _copular_names(space.records[record_id]["statement"], caller)
     if kin:
         pairs = pairs | _kin_names(space.records[record_id]["statement"], caller)
+    if qualified:   # ``qualified_relations``: "Our first grandchild, Osian, ..."
+        pairs = pairs | qualified_relation_names(space.records[record_id]["statement"], caller)
     return any(relation in words for relation, _name in pairs for words in asked.values())
 
 
@@ -3738,6 +4106,30 @@ def _kin_names(statement: str, caller: str) -> set[tuple[str, str]]:
     return found
 
 
+# ``qualified_relations``: the owner's relation named with one word qualifying it between the owner and
+# the relation ("Our first grandchild, Osian, ...", "my late husband Brian", "my little sister Ana")
+@lru_cache(maxsize=64)
+def _qualified_link(caller: str) -> re.Pattern:
+    owner = r"(?:[Mm]y|[Oo]ur|[Tt]he\s+user's" + (rf"|(?i:{re.escape(caller)})'s" if caller else "") + ")"
+    return re.compile(rf"\b{owner}\s+[a-z][\w-]*\s+{_LINK_RELATION}(?:,\s*|\s+)"
+                      rf"(?:(?:(?:is|was)\s+)?(?:called|named)\s+)?{_LINK_NAME}")
+
+
+def qualified_relation_names(statement: str, caller: str) -> set[tuple[str, str]]:
+    """``qualified_relations``: the (relation, name) pairs a record states of the owner's relations
+    named with a qualifying word ("Our first grandchild, Osian, was born ...": grandchild, osian), as
+    ``_relation_names`` gives the plain ones; a relation word of the lexicon's groups counts too."""
+    text = statement.replace("\u2019", "'")
+    relations = _RELATIONS | set(lexicon.relation_groups())
+    found = set()
+    for hit in _qualified_link(caller).finditer(text):
+        relation, names = set(tokenize(hit.group(1))) & relations, tokenize(_folded(hit.group(2)))
+        if hit.group(2).lower() not in _NOT_NAMES and len(relation) == 1 and len(names) == 1 \
+                and names[0] not in _TIME_WORDS:
+            found.add((next(iter(relation)), names[0]))
+    return found
+
+
 def _asked_links(links: dict[str, frozenset[str]], question: str, caller: str,
                  required: list[str]) -> dict[str, frozenset[str]]:
     """``links`` and the ones the question states itself: "my partner Sam's birthday" says Sam is
@@ -3873,6 +4265,30 @@ def idiom_coverage(space: SearchSpace, covers: Callable[[str], float], question:
             return found
         held = space.term_set(record_id) | {t for t, words in asked.items() if not words.isdisjoint(by_idiom)}
         return max(found, share(held))
+    return covered
+
+
+def colloquial_coverage(space: SearchSpace, covers: Callable[[str], float], question: str, settings: dict,
+                        caller: str) -> Callable[[str], float]:
+    """``colloquial_relations``: coverage with a relation the question asks ("my son", "our eldest
+    child") held by a record naming it by a colloquial word ("Our lad ...": son; "Our eldest, Sigrid,
+    ...": child; ``colloquial_held``), as the support test reads it; ``covers`` itself for a question
+    naming no relation."""
+    groups = lexicon.relation_groups()
+    asked = {t: groups.get(t, frozenset()) | {t} for t in tokenize(question) if t in _RELATIONS}
+    if not asked:
+        return covers
+    share = _share_of(_term_weights(space, *_coverage_terms(question, caller, settings)))
+
+    holding = colloquial_records(space)
+
+    def covered(record_id: str) -> float:
+        found = covers(record_id)
+        held = colloquial_held(space, record_id) if record_id in holding else frozenset()
+        if not held:
+            return found
+        return max(found, share(space.term_set(record_id)
+                                | {t for t, words in asked.items() if not words.isdisjoint(held)}))
     return covered
 
 
@@ -4746,6 +5162,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     budget = settings["max_steps"]
     if features("question_idioms"):
         question = without_idioms(question)   # "for a living" searches for work, not "live"
+    if features("colloquial_relations"):
+        question = lexicon.colloquial_relations(question)[0]   # "our lad" searches for the child
     terms = tokenize(question)
     steps: list[dict] = []
     space.neighbour_weight = settings.get("neighbour_weight", 0.0)  # 0: off
@@ -4801,6 +5219,21 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         covers = linked_coverage(space, covers, question, settings, caller, links)
     if features("idiom_coverage") and features("relation_idioms"):   # "My OH Connor ..." holds "my boyfriend"
         covers = idiom_coverage(space, covers, question, settings, caller)
+    if features("colloquial_relations") and scope_says_colloquial(space):   # "Our eldest, Sigrid, ..." holds
+        covers = colloquial_coverage(space, covers, question, settings, caller)   # the "child" of "our eldest child"
+    if features("occupation_search") and features("occupation_reading"):   # "I teach piano" holds "work"
+        covers = occupation_coverage(space, covers, question, settings, caller)
+    family = asked_kin_group(question) if features("kin_group") else frozenset()
+    if family:   # "Our Niamh teaches ..." (My sister Niamh) holds the "family" of "Who in my family ..."
+        kin = frozenset().union(*kin_links(space, family, caller).values())
+        covers = held_coverage(space, covers, question, settings, caller,
+                               lambda record_id, held: family if not (held.isdisjoint(kin) and
+                                                                      not colloquial_held(space, record_id)) else frozenset())
+    nouns = agent_nouns_of(question) if features("agent_nouns") else {}
+    if nouns:   # "Our Niamh teaches ..." holds the "teacher" of "Who in my family is a teacher?"
+        covers = held_coverage(space, covers, question, settings, caller,
+                               lambda record_id, held: frozenset(t for t, verbs in nouns.items()
+                                                                 if not held.isdisjoint(verbs)))
     candidates = [Candidate(rid, scores.get(rid, 0.0), value, covers(rid)) for rid, value in fused.items()]
     candidates.sort(key=lambda c: (-c.fused, -c.score))
     kinds = class_kinds(question) if features("class_words") else {}
@@ -4814,6 +5247,12 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     if features("relation_lexicon"):   # and the other words of a relation asked ("my doctor": GP, physician)
         groups = lexicon.relation_groups()
         members |= {word for t in terms for word in groups.get(t, ())}
+        asked_relations = tuple(t for t in terms if t in _RELATIONS)
+        if features("colloquial_relations") and asked_relations:   # and its colloquial words ("my son": "our lad")
+            members |= lexicon.colloquial_words(asked_relations)
+        family = asked_kin_group(question) if features("kin_group") else frozenset()
+        if family:   # "my family": every relation of it, and the names the scope gives them
+            members |= set().union(*kin_links(space, family, caller).values())
     if features("everyday_thesaurus"):   # and the other words of an everyday thing asked ("earn": salary, wage)
         members |= set(lexicon.synonym_terms(lexicon.asked_synonyms(terms)))
     if members:
@@ -4825,6 +5264,8 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
         candidates += linked_candidates(space, terms, links, per_search, covers, candidates, steps)
     if features("age_search") and features("age_subjects"):
         candidates += age_candidates(space, question, caller, settings, covers, candidates, steps)
+    if features("occupation_search") and features("occupation_reading"):   # "I teach piano" for "my work"
+        candidates += occupation_candidates(space, question, caller, settings, covers, candidates, steps)
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)

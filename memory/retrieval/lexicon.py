@@ -164,6 +164,77 @@ def idiom_relations(text: str) -> tuple[str, frozenset[str]]:
     return (read_text, frozenset(held)) if held else (text, frozenset())
 
 
+_STANDING_FOR: set[str] = set()   # the colloquial words read as one relation ("lad = son")
+
+
+@lru_cache(maxsize=1)
+def _colloquial_pattern() -> tuple[re.Pattern, dict[str, str]] | None:
+    """``features.colloquial_relations``: the relation groups' colloquial words ("our lad", "my girl",
+    "our eldest"): a pattern finding one after the owner's my/our (not "the boy", "his girl"), not
+    followed by a relation word ("my eldest brother" is a brother), and word -> the words it stands
+    for ("lad = son" in the lexicon: son; else the group's general words). None when the lexicon
+    holds none."""
+    words: dict[str, str] = {}
+    _STANDING_FOR.clear()
+    for group in _load()["relations"]:
+        for word in _split(group.get("colloquial", "")):
+            # "lad = son": the word it stands for; else the group's one-word general words ("child", "kids")
+            word, _, meant = (part.strip() for part in word.partition("="))
+            words[word.lower()] = meant or " ".join(w for w in _split(group.get("general", "")) if " " not in w)
+            if meant:
+                _STANDING_FOR.add(word.lower())
+    if not words:
+        return None
+    relation = "|".join(sorted(re.escape(w) for w in _relation_words() | set(words)))
+    return re.compile(r"(\b(?:[Mm]y|[Oo]ur))\s+(?i:(%s))(?![\w-])(?!\s+(?i:%s)\b)"
+                      % ("|".join(sorted(map(re.escape, words))), relation)), words
+
+
+def colloquial_relations(text: str) -> tuple[str, frozenset[str]]:
+    """``features.colloquial_relations``: ``text`` with each colloquial relation word after my/our read
+    as its group's first general word ("What does our lad do?" -> "What does our child do?"), and the
+    terms of the general words it held (none when it held none)."""
+    lowered = text.lower()
+    if "my " not in lowered and "our " not in lowered:   # the owner's my/our is always before one
+        return text, frozenset()
+    found = _colloquial_pattern()
+    if found is None:
+        return text, frozenset()
+    pattern, words = found
+    held: set[str] = set()
+
+    def read(match: re.Match) -> str:
+        word = match.group(2)
+        meant = words[word.lower()]
+        held.update(tokenize(meant))
+        # a word standing for one relation is that relation ("our lad": "our son"); one naming a member
+        # of a group keeps what it says of them ("our eldest": "our eldest child", not "our youngest")
+        return match.group(1) + " " + (meant if word.lower() in _STANDING_FOR else word + " " + meant.split()[0])
+    read_text = pattern.sub(read, text.replace("\u2019", "'"))
+    return (read_text, frozenset(held)) if held else (text, frozenset())
+
+
+def colloquial_words(terms) -> frozenset[str]:
+    """``features.colloquial_relations``: the terms of the colloquial words naming a relation whose
+    terms are among ``terms`` ("son": lad, lads, boy, boys, and eldest, youngest ... of the children):
+    what a search for that relation also looks for."""
+    found = _colloquial_pattern()
+    if found is None:
+        return frozenset()
+    wanted = set(terms) | {t for term in terms for t in relation_groups().get(term, ())}
+    return frozenset(t for word, meant in found[1].items() if not wanted.isdisjoint(tokenize(meant))
+                     for t in tokenize(word))
+
+
+@lru_cache(maxsize=1)
+def kin_group() -> tuple[frozenset[str], frozenset[str]]:
+    """``features.kin_group``: the terms of the words naming the owner's family as a group ("family",
+    "relatives") and those of the relations it is made of (``classes.json`` "kin")."""
+    kin = _load().get("kin", {})
+    return (frozenset(t for word in _split(kin.get("general", "")) for t in tokenize(word)),
+            frozenset(t for word in _split(kin.get("members", "")) for t in tokenize(word)))
+
+
 def relation_word_terms(text: str) -> frozenset[str]:
     """The terms of the words of a text that are relation words of the lexicon themselves ("my
     doctor", "my teenagers"), not words stemming like one ("doctorate")."""
