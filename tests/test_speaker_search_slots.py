@@ -11,7 +11,7 @@ import random
 from operator import itemgetter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import Phase, given, settings, strategies as st
 
 from memory import api, indexing, planner
 from memory.query import _view
@@ -130,5 +130,6 @@ def test_a_lifter_passing_by_a_session_with_a_kept_turn_is_caught():
         keep = SpeakerKeep(space, every, parity, wrong=True)
         want = heapq.nlargest(limit, keep(reference_scores(space, tokens).items()), key=itemgetter(1))
         return space.search(tokens, limit, keep) != want
+    # generating only: the first case that shows it is the proof (shrinking it took ~30 s of CI)
     find(st.tuples(wide_bm25_cases(), st.integers(0, 8), st.sampled_from([2, 3, 7])), differs,
-         settings=settings(max_examples=500, deadline=None, database=None))
+         settings=settings(max_examples=500, deadline=None, database=None, phases=[Phase.generate]))
