@@ -113,7 +113,8 @@ class SpeakerKeep:
         return lifts
 
 
-@settings(max_examples=300, deadline=None)
+# 100 draws: a filter passing by a session that holds a kept turn is found at the 2nd (30 seeds)
+@settings(max_examples=100, deadline=None)
 @given(wide_bm25_cases(), st.integers(0, 8), st.sampled_from([2, 3, 7, 11]))
 def test_a_speaker_search_passing_by_sessions_without_the_speakers_ranks_as_the_reference_loop(case, parity, every):
     space, tokens, limit = case
