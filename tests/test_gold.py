@@ -408,10 +408,18 @@ def ignoring_status(store, request):
     return dict(out, evidence=pooled)
 
 
-def test_every_shipped_setup_replays_as_written(shipped):
+@pytest.mark.xdist_group("gold_on_jsonl")
+def test_every_shipped_setup_replays_as_written(gold_on_jsonl):
     """Each step's result (applied, or the refusal it expects) holds in the real lifecycle."""
-    report = gold.run_gold(shipped, query_fn=lambda store, request: answer("UNKNOWN"))
+    report = gold.build_report(list(gold_on_jsonl.values()), 5)
     assert report["metrics"]["setup_failures"] == 0, [f for f in report["failures"] if "setup" in f["why"]]
+
+
+@pytest.mark.xdist_group("gold_on_jsonl")
+def test_the_shared_replay_reports_as_run_gold_does(shipped, gold_on_jsonl):
+    """``gold_on_jsonl`` (conftest) stands in for ``run_gold``: the same report on a few cases."""
+    few = [case for case in shipped if case["category"] in ("update", "conflict")][:3] + shipped[-2:]
+    assert gold.build_report([gold_on_jsonl[case["case_id"]] for case in few], 5) == gold.run_gold(few)
 
 
 @pytest.fixture(scope="module")
@@ -419,8 +427,9 @@ def trap_cases(shipped):
     return [case for case in shipped if case["category"] in ("update", "forgetting", "conflict")]
 
 
-def test_the_engine_never_uses_a_forbidden_or_stale_record(trap_cases):
-    report = gold.run_gold(trap_cases)
+@pytest.mark.xdist_group("gold_on_jsonl")
+def test_the_engine_never_uses_a_forbidden_or_stale_record(trap_cases, gold_on_jsonl):
+    report = gold.build_report([gold_on_jsonl[case["case_id"]] for case in trap_cases], 5)
     assert report["metrics"]["setup_failures"] == 0, report["failures"]
     assert report["metrics"]["forbidden_hits"] == 0, report["failures"]
     assert report["metrics"]["critical_stale_use_count"] == 0

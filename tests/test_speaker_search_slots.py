@@ -11,7 +11,7 @@ import random
 from operator import itemgetter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import Phase, given, settings, strategies as st
 
 from memory import api, indexing, planner
 from memory.query import _view
@@ -113,7 +113,8 @@ class SpeakerKeep:
         return lifts
 
 
-@settings(max_examples=300, deadline=None)
+# 100 draws: a filter passing by a session that holds a kept turn is found at the 2nd (30 seeds)
+@settings(max_examples=100, deadline=None)
 @given(wide_bm25_cases(), st.integers(0, 8), st.sampled_from([2, 3, 7, 11]))
 def test_a_speaker_search_passing_by_sessions_without_the_speakers_ranks_as_the_reference_loop(case, parity, every):
     space, tokens, limit = case
@@ -130,5 +131,6 @@ def test_a_lifter_passing_by_a_session_with_a_kept_turn_is_caught():
         keep = SpeakerKeep(space, every, parity, wrong=True)
         want = heapq.nlargest(limit, keep(reference_scores(space, tokens).items()), key=itemgetter(1))
         return space.search(tokens, limit, keep) != want
+    # generating only: the first case that shows it is the proof (shrinking it took ~30 s of CI)
     find(st.tuples(wide_bm25_cases(), st.integers(0, 8), st.sampled_from([2, 3, 7])), differs,
-         settings=settings(max_examples=500, deadline=None, database=None))
+         settings=settings(max_examples=500, deadline=None, database=None, phases=[Phase.generate]))
