@@ -4137,12 +4137,33 @@ def _nicknames(others: frozenset, text: str) -> dict[str, str]:
     found = {}
     if not others:
         return found   # no peer for a word to begin the name of
+    beginning = _first_name_starts(others)
     for hit in re.finditer(r"\b([A-Z][a-z]{1,})\b", text):
         word = hit.group(1)
-        owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
-                  and o.split()[0].lower() != word.lower()]
+        if beginning is None:   # a peer with no word at all (as before: the first name is asked for)
+            owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
+                      and o.split()[0].lower() != word.lower()]
+        else:
+            owners = beginning.get(word.lower(), ())
         if len(owners) == 1 and _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
             found[word.lower()] = owners[0]
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _first_name_starts(others: frozenset) -> dict[str, list[str]] | None:
+    """``_nicknames``' table: each lowered beginning of a peer's first name short of the whole of it
+    -> the peers whose first name it begins (a word said in address begins exactly one of them),
+    worked out once per set of peers, not per capitalized word of every sentence of every turn.
+    None when a peer has no word."""
+    found: dict[str, list[str]] = {}
+    for other in others:
+        words = other.split()
+        if not words:
+            return None
+        first = words[0].lower()
+        for end in range(1, len(first)):
+            found.setdefault(first[:end], []).append(other)
     return found
 
 
