@@ -268,7 +268,8 @@ class SearchSpace:
         high, share, margin, cut, low = bounds
         if pruned is not None and low < pruned.floor:   # the pool may hold matches not scored
             return self._smoothed_top(pruned.whole(), limit, keep, slots)
-        pool = [item for item in scored.items() if item[1] >= low]
+        # (unpacked, each item's tuple is made only for a match kept: ~half the pass at 100k)
+        pool = [(key, score) for key, score in scored.items() if score >= low]
         if _fewer_than(scored, 2 * len(pool)):
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
@@ -299,7 +300,9 @@ class SearchSpace:
                 heapq.heappush(floor, value)
             elif value > floor[0]:
                 heapq.heapreplace(floor, value)
-        for key, score in sorted(pool, key=itemgetter(1), reverse=True):
+        # (only a match scoring ``cut`` or more is walked: those below it, lifters only, are not sorted)
+        walked = pool if low >= cut else [(key, score) for key, score in pool if score >= cut]
+        for key, score in sorted(walked, key=itemgetter(1), reverse=True):
             if score < cut or (len(floor) == limit and score + share + margin < floor[0]):
                 break
             if key in exact or (ranked is not None and id_of(key) not in ranked):
