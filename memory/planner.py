@@ -4065,6 +4065,11 @@ def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
             for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
+    return _about_named(text, speaker, others, names)
+
+
+def _about_named(text: str, speaker: str, others: frozenset, names: set[str]) -> set[str]:
+    """``_about_names`` from ``names``, the speakers it names other than by addressing them."""
     first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
     if first or not (second or names):
         names.add(speaker)
@@ -4184,21 +4189,25 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
     for hit in _PERSON_WORD.finditer(sentence):
         marks.append((hit.start(), hit.end(), frozenset({speaker}) if hit.group("first") else others))
     lowered = sentence.lower() if sentence.isascii() else None   # as in ``_about_names``
+    named: set[str] = set()   # ``_about_names``' scan, read from this one: a word of theirs not said to them
     for person in others | {speaker}:
-        words = {w: person for w in person.split()}
+        own = person.split()
+        words = {w: person for w in own}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
             if lowered is not None and word.isascii() and word.lower() not in lowered:
                 continue
             for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
+                if not to and word in own:
+                    named.add(person)
                 if to and _GREETING.search(sentence[:hit.start()]):
                     continue   # "Hey Caroline, that roadtrip was insane!": the speaker's news
                 if to and person != speaker:
                     addressed.add(person)
                 marks.append((hit.start(), hit.end(), frozenset({person})))
     marks.sort(key=lambda mark: mark[0])
-    lead = _about_names(sentence, speaker, others)
+    lead = _about_named(sentence, speaker, others, named)
     if addressed and not _FIRST_PERSON_WORDS.search(sentence):
         lead = set(addressed)
     pieces, at, owner = [], 0, frozenset(lead)
