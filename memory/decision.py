@@ -693,7 +693,11 @@ def _bridge_named_values(matches: list[Match], records, created: dict[str, str],
                                for i, link in enumerate(links)] if len(links) > 1 else []
         return only_names[key]
 
-    for match in [m for m in matches if m.support != 0 and not m.record["memory_key"]]:
+    for match in [m for m in matches if not m.record["memory_key"]]:
+        # (its support, measured when read: ``Match.defer``, is read only once a slot's link is named
+        # by it alone; one of 0 bridges nothing. What comes before is read from the statement and the
+        # slots, and only this match's own fields change below: the value read is the one before the loop)
+        supporting: bool | None = None
         held = set(tokenize(match.record["statement"]))
         if holders is None:
             keys = list(slots)
@@ -705,6 +709,10 @@ def _bridge_named_values(matches: list[Match], records, created: dict[str, str],
             naming = [link for link, names in only if held & names]
             if len(naming) != 1:
                 continue
+            if supporting is None:
+                supporting = match.support != 0
+            if not supporting:
+                break
             links = [link for link, _ in only]
             at = instant
             link = _named_link(named, links)

@@ -268,7 +268,8 @@ class SearchSpace:
         high, share, margin, cut, low = bounds
         if pruned is not None and low < pruned.floor:   # the pool may hold matches not scored
             return self._smoothed_top(pruned.whole(), limit, keep, slots)
-        pool = [item for item in scored.items() if item[1] >= low]
+        # (unpacked, each item's tuple is made only for a match kept: ~half the pass at 100k)
+        pool = [(key, score) for key, score in scored.items() if score >= low]
         if _fewer_than(scored, 2 * len(pool)):
             return everything()                # most records can count: nothing to save
         neighbours_of, sources_of = self._neighbour_lookups()
@@ -299,7 +300,9 @@ class SearchSpace:
                 heapq.heappush(floor, value)
             elif value > floor[0]:
                 heapq.heapreplace(floor, value)
-        for key, score in sorted(pool, key=itemgetter(1), reverse=True):
+        # (only a match scoring ``cut`` or more is walked: those below it, lifters only, are not sorted)
+        walked = pool if low >= cut else [(key, score) for key, score in pool if score >= cut]
+        for key, score in sorted(walked, key=itemgetter(1), reverse=True):
             if score < cut or (len(floor) == limit and score + share + margin < floor[0]):
                 break
             if key in exact or (ranked is not None and id_of(key) not in ranked):
@@ -4478,6 +4481,11 @@ def _about_names(text: str, speaker: str, others: frozenset) -> set[str]:
             for hit in _word_pattern(word).finditer(text):
                 if not _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
                     names.add(other)
+    return _about_named(text, speaker, others, names)
+
+
+def _about_named(text: str, speaker: str, others: frozenset, names: set[str]) -> set[str]:
+    """``_about_names`` from ``names``, the speakers it names other than by addressing them."""
     first, second = bool(_FIRST_PERSON_WORDS.search(text)), bool(_SECOND_PERSON_WORDS.search(text))
     if first or not (second or names):
         names.add(speaker)
@@ -4553,12 +4561,33 @@ def _nicknames(others: frozenset, text: str) -> dict[str, str]:
     found = {}
     if not others:
         return found   # no peer for a word to begin the name of
+    beginning = _first_name_starts(others)
     for hit in re.finditer(r"\b([A-Z][a-z]{1,})\b", text):
         word = hit.group(1)
-        owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
-                  and o.split()[0].lower() != word.lower()]
+        if beginning is None:   # a peer with no word at all (as before: the first name is asked for)
+            owners = [o for o in others if o.split()[0].lower().startswith(word.lower())
+                      and o.split()[0].lower() != word.lower()]
+        else:
+            owners = beginning.get(word.lower(), ())
         if len(owners) == 1 and _addressing(text[:hit.start()].rstrip(), text[hit.end():].lstrip()):
             found[word.lower()] = owners[0]
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _first_name_starts(others: frozenset) -> dict[str, list[str]] | None:
+    """``_nicknames``' table: each lowered beginning of a peer's first name short of the whole of it
+    -> the peers whose first name it begins (a word said in address begins exactly one of them),
+    worked out once per set of peers, not per capitalized word of every sentence of every turn.
+    None when a peer has no word."""
+    found: dict[str, list[str]] = {}
+    for other in others:
+        words = other.split()
+        if not words:
+            return None
+        first = words[0].lower()
+        for end in range(1, len(first)):
+            found.setdefault(first[:end], []).append(other)
     return found
 
 
@@ -4576,21 +4605,25 @@ def _clause_owners(sentence: str, speaker: str, others: frozenset) -> list[tuple
     for hit in _PERSON_WORD.finditer(sentence):
         marks.append((hit.start(), hit.end(), frozenset({speaker}) if hit.group("first") else others))
     lowered = sentence.lower() if sentence.isascii() else None   # as in ``_about_names``
+    named: set[str] = set()   # ``_about_names``' scan, read from this one: a word of theirs not said to them
     for person in others | {speaker}:
-        words = {w: person for w in person.split()}
+        own = person.split()
+        words = {w: person for w in own}
         words.update({nick: owner for nick, owner in nicknames.items() if owner == person})
         for word in words:
             if lowered is not None and word.isascii() and word.lower() not in lowered:
                 continue
             for hit in _word_pattern(word).finditer(sentence):
                 to = _addressing(sentence[:hit.start()].rstrip(), sentence[hit.end():].lstrip())
+                if not to and word in own:
+                    named.add(person)
                 if to and _GREETING.search(sentence[:hit.start()]):
                     continue   # "Hey Caroline, that roadtrip was insane!": the speaker's news
                 if to and person != speaker:
                     addressed.add(person)
                 marks.append((hit.start(), hit.end(), frozenset({person})))
     marks.sort(key=lambda mark: mark[0])
-    lead = _about_names(sentence, speaker, others)
+    lead = _about_named(sentence, speaker, others, named)
     if addressed and not _FIRST_PERSON_WORDS.search(sentence):
         lead = set(addressed)
     pieces, at, owner = [], 0, frozenset(lead)

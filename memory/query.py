@@ -263,6 +263,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         measured = tests.support, tests.stated, None if swaps is None else tests.swapped, tests.failed
         raises = _activity_support(request, framed and period, asked_terms) \
             if retrieval.feature("period_activity") else None
+        doings = raises is not None and retrieval.feature("period_doings")
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
@@ -295,11 +296,11 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                 tests.hold(candidate.record_id, timeless, silenced, raised)
                 match.defer(candidate.record_id, measured[0], measured[1], None if silenced else measured[2],
                             measured[3])
+                if doings and record["kind"] == "episode" and match.coverage < 1.0:
+                    # ``period_doings``: a turn's coverage is raised to its support (the decision reads
+                    # every coverage); a stated fact's test runs when its support is read (``_ReadTests``)
+                    _doing_covers(match)
             found.append(match)
-        # ``period_doings`` reads the support of every match, on an activity question only ("What did I
-        # do last weekend?"): the other tests of the period run when a support is first read (``_ReadTests``)
-        if retrieval.feature("period_doings") and retrieval.feature("period_activity"):
-            _period_doings(found, request, framed and period, asked_terms)
         if retrieval.feature("follow_supersession"):
             found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
@@ -485,6 +486,10 @@ class _ReadTests:
             acts = _aspect_acts(self._acts, forms)
             if acts is not None:
                 tests.append(acts)
+        if retrieval.feature("period_doings") and retrieval.feature("period_activity"):
+            doings = _doings_of(request, self._period, self._asked_terms)
+            if doings is not None:
+                tests.append(doings)
         return tests
 
 
@@ -628,28 +633,35 @@ def _activity_support(request: QueryRequest, period, asked_terms: frozenset[str]
 _FIRST_ACTOR = planner._Lazy(r"(?:^|[.;!?]\s+|,\s+(?:and|then)\s+)(?:I|We)(?:\b|')")
 
 
-def _period_doings(found: list, request: QueryRequest, period, asked_terms: frozenset[str]) -> None:
+def _doings_of(request: QueryRequest, period, asked_terms: frozenset[str]) -> Callable[[str, dict], bool] | None:
     """``features.period_doings`` (after ``period_activity``): "What did I do last weekend?" asks what
     the caller DID then. The caller's own turn told then ("Rode the Kashubian lakes loop on
     Saturday") covers all the question asks once the period's words are gone: it answers, though it
-    shares no word with them. A stated fact answers only when it tells the caller acting (a clause
-    opening with I or we) and was told or dated then as an event (``decision.said_in`` without the
-    rule that any link of a slot with a history is timed): a value recorded then ("My HbA1c came
-    back at 41", "My gas bill for May was 64 euros", a refinanced loan's new rate) is no doing. Runs
-    only on an activity question, as ``period_activity`` does."""
+    shares no word with them (``_doing_covers``, in ``_evaluate``'s loop). A stated fact answers only
+    when it tells the caller acting (a clause opening with I or we) and was told or dated then as an
+    event (``decision.said_in`` without the rule that any link of a slot with a history is timed): a
+    value recorded then ("My HbA1c came back at 41", "My gas bill for May was 64 euros", a
+    refinanced loan's new rate) is no doing. On the supporting matches only (``_ReadTests``):
+    ``(record_id, record) -> whether it fails``, None unless an activity question
+    (``_activity_support``'s shape)."""
     if not period or not asked_terms <= _ACTIVITY_TERMS or not _FIRST_PERSON.search(request.text):
-        return
-    for match in found:
-        record = match.record
-        if not match.support:
-            continue
+        return None
+
+    def fails(record_id: str, record: dict) -> bool:
         if record["kind"] == "episode":
-            match.coverage = max(match.coverage, min(match.support, 1.0))
-            continue
+            return False
         unchained = dict(record, supersession={"supersedes": [], "superseded_by": None})
-        if not (_FIRST_ACTOR.search(record["statement"]) and decide_mod.said_in(unchained, period, standing=False,
-                                                                                 dated=True)):
-            match.support, match.stated, match.swapped = 0.0, 0.0, None
+        return not (_FIRST_ACTOR.search(record["statement"])
+                    and decide_mod.said_in(unchained, period, standing=False, dated=True))
+    return fails
+
+
+def _doing_covers(match: decide_mod.Match) -> None:
+    """``features.period_doings``, on an activity question: a conversation turn supporting it covers
+    it as far as it supports it (at most 1): its coverage is its support when that is higher."""
+    support = match.support
+    if support:
+        match.coverage = max(match.coverage, min(support, 1.0))
 
 
 def typed_order(evidence: list, question: str, min_coverage: float, forms: bool = True,

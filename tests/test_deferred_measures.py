@@ -240,3 +240,48 @@ def test_the_stated_measure_is_set_up_only_when_read(tmp_path, monkeypatch):
     monkeypatch.setattr(query.planner, "support", spy)
     assert run_query(store, QueryRequest(text="Where do I live?", user="ann"))["knowledge_state"] == "VERIFIED"
     assert ungated and not any(ungated)
+
+
+def test_the_value_bridge_reads_no_support_of_a_match_naming_no_link():
+    # ``features.value_bridge`` (a past question naming no thing: every activity question, "What did I get
+    # up to last week?") read the support of every match without a key before looking at what it names;
+    # only a match naming a slot's link by a name only that link holds is measured now (read11)
+    from memory.decision import _bridge_named_values
+    old = dict(_record("I drive a Skoda", "fact", "user.car"),
+               valid_time={"from": "2023-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z"},
+               supersession={"supersedes": [], "superseded_by": "I drive a Tesla"})
+    new = dict(_record("I drive a Tesla", "fact", "user.car"), valid_time={"from": "2024-03-01T00:00:00Z", "to": None},
+               supersession={"supersedes": ["I drive a Skoda"], "superseded_by": None})
+    records = {r["id"]: r for r in (old, new)}
+    created = {r["id"]: r["valid_time"]["from"] for r in records.values()}
+    tesla = _match("I'll drive you, the Tesla has room", 0.3, support=lambda _: 0.3)
+    unrelated = _match("We went hiking in the hills", 0.3, support=_never)
+    added = _bridge_named_values([tesla, unrelated], records, created, {"user.car": [old, new]}, named=None,
+                                 instant="2023-06-01T00:00:00Z", before=False, now=NOW, policy=FORGETTING)
+    assert [m.record["id"] for m in added] == ["I drive a Skoda"] and added[0].support == 0.3
+    assert tesla.support == 0.0 and unrelated.deferred("support")
+
+
+def test_an_activity_question_reads_no_support_of_a_fact_before_the_decision(tmp_path, monkeypatch):
+    # ``period_doings`` read every match's support after the loop ("What did I get up to last week?"),
+    # and the value bridge every unkeyed one's: a stated fact's test is a deferred one now
+    # (``query._doings_of`` in ``_ReadTests``), and a turn's coverage raise reads its support in the loop
+    from memory import query
+    then, asked = "2024-05-22T10:00:00Z", "2024-06-01T00:00:00Z"   # a Wednesday of the week before
+    store = api.open_store(tmp_path / "s", create=True, clock=FixedClock(then))
+    api.add_conversation(store, {"request_id": "r1", "user_id": "ann", "session_id": "s1",
+                                 "messages": [{"role": "user", "content": "Rode the lakes loop, got soaked.",
+                                               "timestamp": then},
+                                              {"role": "assistant", "content": "Sounds wet!", "timestamp": then}]})
+    api.add(store, "ann", "My gas bill for May was 64 euros.", key="user.gas_bill")
+    store = api.open_store(tmp_path / "s", clock=FixedClock(asked))
+    reached = []
+    decided = query.decide_mod.decide
+
+    def spy(matches, **settings):
+        reached.extend((m.record["statement"], m.deferred("support")) for m in matches)
+        return decided(matches, **settings)
+    monkeypatch.setattr(query.decide_mod, "decide", spy)
+    answer = run_query(store, QueryRequest(text="What did I get up to last week?", user="ann"))
+    assert [e["statement"] for e in answer["evidence"]] == ["Rode the lakes loop, got soaked."]
+    assert dict(reached)["My gas bill for May was 64 euros."] is True
