@@ -1663,17 +1663,24 @@ def occupation_question(question: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def states_occupation(statement: str) -> bool:
+def states_occupation(statement: str, roles: bool = False) -> bool:
     """``occupation_reading``: whether a statement says what someone does for work other than by a
     job's word ("works as a tester", "teaches geography", "runs a small hostel", "started at the new
     clinic") or names a job of the lexicon in a clause negating nothing ("Huw is a plumber", also in
-    a conversation turn, which the thesaurus reads in its own words only)."""
+    a conversation turn, which the thesaurus reads in its own words only). ``roles``
+    (``occupation_search``): a job word just after "the" or a possessive pronoun names the one holding
+    that role for someone ("the vet bill was ...", "my new GP says ..."), not anyone's work."""
     text = statement.replace("\u2019", "'")
     if _STATES_OCCUPATION.search(text):
         return True
     job = lexicon.categories().get("job")
-    stated = lexicon.positive_terms(text) if job is not None else frozenset()
+    stated = lexicon.positive_terms(_ROLE_HELD.sub(" ", text) if roles else text) if job is not None else frozenset()
     return job is not None and any(member <= stated for member in job.members)
+
+
+# ``occupation_search``: a determiner naming whose role a job word is ("the vet", "my new GP", "our
+# plumber"): the one or two words after it are no job stated ("Our Ailsa's a physio" keeps "a physio")
+_ROLE_HELD = _Lazy(r"(?i)\b(?:the|my|our|your|his|her|their)\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?")
 
 
 def _occupation_share(share_in: Callable[[frozenset[str], str], float], space: SearchSpace,
@@ -2642,7 +2649,7 @@ def occupation_coverage(space: SearchSpace, covers: Callable[[str], float], ques
 
     def covered(record_id: str) -> float:
         found = covers(record_id)
-        if found < 1.0 and states_occupation(space.records[record_id]["statement"]):
+        if found < 1.0 and states_occupation(space.records[record_id]["statement"], roles=True):
             return max(found, share(space.term_set(record_id) | _OCCUPATION | asked))
         return found
     return covered

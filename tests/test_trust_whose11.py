@@ -168,6 +168,19 @@ def test_a_job_told_without_a_job_word_is_found_for_a_work_question():
     assert not outcome("roisin", ROISIN, "What do I do for work?", V, ["t-r-job"], [], off="occupation_search")
 
 
+def test_a_job_word_naming_someones_role_is_no_work_of_the_caller():
+    """Session 11's merge: with ``occupation_search`` "What do I do for a living these days?" was answered by
+    "the vet bill was ..." (an untuned held-out store): "the vet" is who holds that role for the caller."""
+    records = ROISIN + [fact("t-r-cat", "roisin", "We have a tabby cat called Biscuit.", 1, "user.cat")] + \
+        chat("roisin", "r1", "2024-06-03", [("t-r-hi", "Roisin", "Busy week here."),
+                                            ("t-r-vet", "Roisin", "Biscuit had two teeth out, the vet bill was 240 pounds."),
+                                            ("t-r-ok", "Ciara", "Poor Biscuit!")])
+    assert planner.states_occupation("the vet bill was 240 pounds") and \
+        not planner.states_occupation("the vet bill was 240 pounds", roles=True)
+    assert planner.states_occupation("My sister Marta is a midwife in Gdansk.", roles=True)
+    assert outcome("roisin", records, "What do I do for a living these days?", V, ["t-r-job"], ["t-r-vet"])
+
+
 # -- agent_nouns: "a teacher" is held by "teaches" -----------------------------------------------------
 
 def test_a_job_asked_by_its_agent_noun_is_held_by_its_verb():
