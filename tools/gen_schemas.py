@@ -52,7 +52,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
                       "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage",
-                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known")
+                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known",
+                      "past_weekdays", "place_periods", "start_values", "count_so_far", "asked_durations", "period_news")
 
 
 def enum(values):
