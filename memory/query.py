@@ -178,7 +178,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     scopes = [user_scope(request.user)] + list(store.policies.forgetting.shared_scopes)
     retrieval = store.policies.retrieval
     settings = dict(retrieval.planner)
-    request = _weekday_read(request, retrieval)   # ``past_weekdays``: "on Saturday" asked in the past
+    request = _when_read(request, retrieval)   # "on Saturday" asked in the past; "What do I do?"
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
@@ -323,6 +323,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    before_events=retrieval.feature("before_events"))
         if retrieval.feature("start_values") and when.asks_start(request.text):
             found = _first_links(found, view.records, store.policies.forgetting)   # "did I start on"
+        if retrieval.feature("ended_links"):   # "What's my job now?" after "I left the school at Easter"
+            found = when.ended_links(found, request.text, request.user)
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -593,12 +595,13 @@ def _aspect_acts(said: str, forms: bool) -> Callable[[str, dict], bool] | None:
     return lambda record_id, record: not planner.holds_act(record["statement"], verb, things, forms)
 
 
-def _weekday_read(request: QueryRequest, retrieval) -> QueryRequest:
+def _when_read(request: QueryRequest, retrieval) -> QueryRequest:
     """``features.past_weekdays``: the request with "on Saturday" read as "last Saturday" in a
-    question in the past tense (``when.past_weekdays``)."""
-    if not retrieval.feature("past_weekdays"):
-        return request
-    text = when.past_weekdays(request.text)
+    question in the past tense (``when.past_weekdays``); ``features.own_doings``: "What do I do these
+    days?" as "What do I do for work these days?" (``when.own_doing``)."""
+    text = when.past_weekdays(request.text) if retrieval.feature("past_weekdays") else request.text
+    if retrieval.feature("own_doings"):   # "What do I do these days?" asks the caller's work
+        text = when.own_doing(text)
     return request if text == request.text else replace(request, text=text)
 
 

@@ -285,3 +285,77 @@ def thing_names(things: frozenset[str], holders: Callable[[str], list[str]], rec
                 continue
             found |= set(tokenize(" ".join(w for w in record["statement"].strip().split()[1:] if w[:1].isupper())))
     return frozenset(found - things)
+
+
+# ``features.ended_links``: a question asking about now ("What's my job now?", "these days", "still")
+_ASKS_NOW = Lazy(r"(?i)\b(?:now|nowadays|these\s+days|currently|at\s+the\s+moment|at\s+present|still|any\s*more|"
+                 r"any\s+longer)\b")
+# a clause saying the caller ended something: left it, quit, packed it in, stopped, retired from it
+_ENDS = Lazy(r"(?i)\b(?:left|quit|quitting|packed\s+in|pack(?:ed|ing)\s+(?:it|that|the\s+\w+)\s+in|stopped|gave\s+up|"
+             r"given\s+up|retired|no\s+longer|handed\s+in\s+(?:my|our)\s+notice|made\s+redundant|laid\s+off|"
+             r"finished\s+(?:at|with|up\s+at))\b")
+_CLAUSE = Lazy(r"[.;!?]+\s*|,\s+|\s+(?:but|and\s+then|so)\s+")
+
+
+def asks_now(question: str) -> bool:
+    """Whether a question asks about now in so many words (``_ASKS_NOW``)."""
+    return _ASKS_NOW.search(question) is not None
+
+
+def ended_links(matches: list, question: str, caller: str) -> list:
+    """``features.ended_links``: a question asking about now ("What's my job now?", "Am I still at the
+    council?") whose answer would be the current link of a memory_key slot told before a record of
+    the caller's that ENDS it — a clause saying they left, quit, packed in, stopped or retired from
+    something the link names (a term of the link the question does not hold: "Left Sint-Lieven at
+    Easter, I'm doing supply teaching now" for "I'm a maths teacher at the Sint-Lievenscollege") —
+    is answered by that later record: it takes the link's support (when better), shows it as
+    ``chain``, and the link supports nothing (what it said no longer holds now). Only matches of the
+    question are read, and the support of the keyed ones only (few)."""
+    if not asks_now(question):
+        return matches
+    asked = set(tokenize(question))
+    enders = []
+    for match in matches:
+        record = match.record
+        if record["kind"] == "episode":
+            speaker = ((record.get("source") or {}).get("speaker") or "").strip().lower()
+            if speaker and speaker not in (caller.strip().lower(), "user"):
+                continue
+        pieces = [set(tokenize(piece)) for piece in _CLAUSE.split(record["statement"]) if _ENDS.search(piece)]
+        if pieces:
+            enders.append((match, set().union(*pieces), _told(record)))
+    if not enders:
+        return matches
+    for match in matches:
+        record = match.record
+        if record["kind"] == "episode" or not record["memory_key"] or record["valid_time"]["to"] is not None:
+            continue
+        own = set(tokenize(record["statement"])) - asked
+        later = [(told, ender) for ender, held, told in enders
+                 if ender is not match and told > record["valid_time"]["from"] and not own.isdisjoint(held)
+                 and ender.record["memory_key"] != record["memory_key"]]
+        if not later or not match.support:
+            continue
+        ender = max(later, key=lambda pair: pair[0])[1]
+        if (ender.support or 0.0) < match.support:
+            ender.support, ender.stated = match.support, match.stated
+            ender.coverage = max(ender.coverage, match.coverage)
+            ender.anchored = ender.anchored or match.anchored
+        ender.chain = ender.chain + [record]
+        match.support, match.stated, match.swapped = 0.0, 0.0, None
+    return matches
+
+
+# ``features.own_doings``: "What do I do (these days)?" asks the caller's work
+_OWN_DOING = Lazy(r"(?i)^(\W*what\s+do\s+(?:I|we)\s+do)(\s+(?:now|nowadays|these\s+days|currently|today|at\s+the\s+"
+                  r"moment))?(\s*[?.!]*\s*)$")
+
+
+def own_doing(question: str) -> str:
+    """``features.own_doings``: "What do I do these days?" read as "What do I do for work these days?"
+    (as "for a living" is read): the caller's work is asked, and its words find the records saying it
+    — the job, the turn saying it ended. Any other question is returned as it is."""
+    found = _OWN_DOING.match(question)
+    if found is None:
+        return question
+    return found.group(1) + " for work" + (found.group(2) or "") + found.group(3)

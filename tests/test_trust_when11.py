@@ -103,3 +103,34 @@ def test_number_words_and_k_count_a_distance():
     assert outcome.knowledge_state == "VERIFIED" and outcome.ranked == ["tx-t-week"]
     twin = gold_case_with(CASES["gold_trust_2313"])      # "How far do I cycle in a week?": the habit
     assert twin.knowledge_state == "VERIFIED" and twin.ranked[:1] == ["tx-cycle"]
+
+
+def test_what_was_told_in_a_period_is_the_callers_turn_told_then():
+    """"What did the consultant tell me last week?": the caller's turn told that week of the
+    consultant by the name a stated fact gives them ("Saw Dr Claes on Wednesday ..."), not the
+    standing record naming the consultant, which was not said then."""
+    outcome = gold_case_with(CASES["gold_trust_2310"])
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked == ["tx-t-claes"]
+    assert gold_case_with(CASES["gold_trust_2310"], off="period_news").knowledge_state == "UNKNOWN"
+    assert when.asked_news_things(frozenset({"consult", "tell"})) == frozenset({"consult"})
+    assert when.asked_news_things(frozenset({"consult"})) == frozenset()   # "Who was my consultant last week?"
+    twin = gold_case_with(CASES["gold_trust_2314"])      # "Who is my consultant?": the standing record
+    assert twin.knowledge_state == "VERIFIED" and twin.ranked[:1] == ["tx-consultant"]
+
+
+def test_now_is_answered_by_the_record_ending_the_current_link():
+    outcome = gold_case_with(CASES["gold_trust_2308"])   # "What's my job now?"
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-t-supply"]
+    assert "tx-job" not in outcome.ranked
+    assert gold_case_with(CASES["gold_trust_2308"], off="ended_links").ranked[:1] == ["tx-job"]
+    assert when.asks_now("Am I still working for the council?") and not when.asks_now("What was my job?")
+
+
+def test_what_do_i_do_asks_the_callers_work():
+    outcome = gold_case_with(CASES["gold_trust_2305"])   # "What do I do these days?"
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-t-left"]
+    assert gold_case_with(CASES["gold_trust_2305"], off="own_doings").knowledge_state == "UNKNOWN"
+    assert when.own_doing("What do I do these days?") == "What do I do for work these days?"
+    assert when.own_doing("What do I do?") == "What do I do for work?"
+    assert when.own_doing("What do I do with old batteries?") == "What do I do with old batteries?"
+    assert when.own_doing("What does my sister do?") == "What does my sister do?"
