@@ -306,8 +306,9 @@ def ended_links(matches: list, question: str, caller: str) -> list:
     """``features.ended_links``: a question asking about now ("What's my job now?", "Am I still at the
     council?") whose answer would be the current link of a memory_key slot told before a record of
     the caller's that ENDS it — a clause saying they left, quit, packed in, stopped or retired from
-    something the link names (a term of the link the question does not hold: "Left Sint-Lieven at
-    Easter, I'm doing supply teaching now" for "I'm a maths teacher at the Sint-Lievenscollege") —
+    something the link names (a term of the link the question does not hold, after the ending word in
+    the clause: "Left Sint-Lieven at Easter, I'm doing supply teaching now" for "I'm a maths teacher at
+    the Sint-Lievenscollege"; not "The user" of "The user is a retired engineer") —
     is answered by that later record: it takes the link's support (when better), shows it as
     ``chain``, and the link supports nothing (what it said no longer holds now). Only matches of the
     question are read, and the support of the keyed ones only (few)."""
@@ -321,7 +322,10 @@ def ended_links(matches: list, question: str, caller: str) -> list:
             speaker = ((record.get("source") or {}).get("speaker") or "").strip().lower()
             if speaker and speaker not in (caller.strip().lower(), "user"):
                 continue
-        pieces = [set(tokenize(piece)) for piece in _CLAUSE.split(record["statement"]) if _ENDS.search(piece)]
+        # what each ending clause ends: its words after the ending word ("Left Sint-Lieven", "packed in
+        # the job at the council"; not "The user" of "The user is a retired engineer")
+        pieces = [set(tokenize(piece[found.end():])) for piece in _CLAUSE.split(record["statement"])
+                  for found in [_ENDS.search(piece)] if found is not None]
         if pieces:
             enders.append((match, set().union(*pieces), _told(record)))
     if not enders:
