@@ -500,6 +500,10 @@ class _ReadTests:
             durations = when.duration_test(request.text)
             if durations is not None:
                 tests.append(durations)
+        if retrieval.feature("count_so_far"):   # "how many so far": "139 to go" counts nothing done
+            left = when.left_count_test(request.text)
+            if left is not None:
+                tests.append(left)
         return tests
 
 

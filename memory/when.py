@@ -205,6 +205,29 @@ def latest_counts(evidence: list, question: str, min_coverage: float) -> list | 
     return [latest] + [m for m in evidence if m is not latest and m not in counting]
 
 
+_SO_FAR = Lazy(r"(?i)\b(?:so\s+far|to\s+date|up\s+to\s+now|until\s+now|in\s+total|altogether|all\s+told)\b")
+
+
+def left_count_test(question: str) -> Callable[[str, dict], bool] | None:
+    """``features.count_so_far``: ``(record_id, record) -> whether it fails``: a question asking how
+    many are done up to now is not supported by a record whose every count is of what is left ("I've
+    still got 139 to go": no count of done things); asked "so far" ("to date", "in total"), by none
+    stating a count of done things ("The wool for the blanket squares came from Kraków"). None when
+    the question asks no such count."""
+    if not asks_count_so_far(question):
+        return None
+    if _SO_FAR.search(question):
+        return lambda record_id, record: not states_done_count(record["statement"])
+    return lambda record_id, record: states_left_count_only(record["statement"])
+
+
+def states_left_count_only(statement: str) -> bool:
+    """Whether every count a statement states is of what is left ("139 to go", "8 left")."""
+    numbers = [found for found in _COUNTED.finditer(statement)
+               if found.group(0)[:len(found.group(0)) - len(found.group("after"))].strip().lower() not in ("a", "an")]
+    return bool(numbers) and not states_done_count(statement)
+
+
 def _told(record: dict) -> str:
     return (record.get("source") or {}).get("observed_at") or record["valid_time"]["from"]
 

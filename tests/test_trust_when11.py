@@ -134,3 +134,20 @@ def test_what_do_i_do_asks_the_callers_work():
     assert when.own_doing("What do I do?") == "What do I do for work?"
     assert when.own_doing("What do I do with old batteries?") == "What do I do with old batteries?"
     assert when.own_doing("What does my sister do?") == "What does my sister do?"
+
+
+def test_a_count_of_what_is_left_is_no_count_of_what_is_done():
+    """"How many stitches... have I done so far?" is not answered by "still 139 to go" alone."""
+    sys.path.insert(0, str(GOLD))
+    from trust_dev7_cases import fact, turn
+    from trust_dev14_cases import cases
+    setup = [turn("tx-t-left", "ewa", "Ewa", "I've still got 139 to go on the blanket squares.", "2025-05-02T19:00:00Z"),
+             fact("tx-wool", "ewa", "The wool for the blanket squares came from a shop in Kraków.", "2025-04-01",
+                  "user.wool")]
+    case = next(cases([("ewa", setup, [("How many blanket squares have I knitted so far?", "UNKNOWN",
+                                        "insufficient_evidence", [], ["tx-t-left"], [], None,
+                                        "2025-06-02T09:00:00Z", "a count of what is left")])], 1))
+    assert gold_case_with(case).knowledge_state == "UNKNOWN"
+    assert "tx-t-left" in gold_case_with(case, off="count_so_far").ranked
+    assert when.states_left_count_only("I've still got 139 to go.")
+    assert not when.states_left_count_only("I've climbed 70 munros, still 212 to go!")
