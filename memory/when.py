@@ -100,9 +100,14 @@ _ASKS_START = Lazy(r"(?i)\b(?:did|do)\s+(?:I|we|you|he|she|they)\s+(?:first\s+)?
                    r"(?P<event>diagnosed|started|began|begun|joined)\b")
 
 
+# a question asking when, not what: "When did I start at Siemens?" asks the date of a start
+_ASKS_WHEN = Lazy(r"(?i)^\W*(?:when|since\s+when|how\s+long|(?:in\s+|on\s+)?what\s+(?:year|month|day|date|time))\b")
+
+
 def asks_start(question: str) -> bool:
-    """Whether a question asks the value a history started from (``_ASKS_START``)."""
-    return _ASKS_START.search(question) is not None
+    """Whether a question asks the value a history started from (``_ASKS_START``); not one asking
+    when it started ("When did I start at Siemens?": the link naming Siemens says)."""
+    return _ASKS_START.search(question) is not None and _ASKS_WHEN.search(question) is None
 
 
 def first_links(matches: list, links_of: Callable[[dict], list[dict]], answering: frozenset[str]) -> list:

@@ -59,6 +59,7 @@ def test_the_value_a_history_started_from_is_its_first_link():
     assert when.asks_start("What was my weight when I started at the gym?")
     assert when.asks_start("What was my HbA1c when I was first diagnosed?")
     assert not when.asks_start("What dose am I on?") and not when.asks_start("When did I start?")
+    assert not when.asks_start("When did I start at Siemens?")   # asks a date: the link naming Siemens
 
 
 def test_so_far_is_the_latest_count_of_done_things():
