@@ -232,7 +232,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
         # ``place_periods``: "in <a town I used to live in>" dates the question by when that link held
-        dated = _place_read(request.text, view.records, retrieval)
+        dated = _place_read(request.text, view.records, retrieval, space.index.holders)
         asked = _without_time(dated, as_of, view.records, retrieval, framed, months) \
             if retrieval.feature("follow_supersession") else request.text
         asked_first = asked if asked_first is None else asked_first
@@ -609,7 +609,7 @@ def _when_read(request: QueryRequest, retrieval) -> QueryRequest:
     return request if text == request.text else replace(request, text=text)
 
 
-def _place_read(question: str, records, retrieval) -> str:
+def _place_read(question: str, records, retrieval, holders: Callable[[str], list[str]]) -> str:
     """``features.place_periods``: the question with "in <a value of a replaced link>" read as
     "before <when it was replaced>" (``when.place_dated``), the scope's slots read only when the
     question may name one."""
@@ -619,7 +619,13 @@ def _place_read(question: str, records, retrieval) -> str:
         return question
     keyed_slots = getattr(records, "keyed_slots", None)
     slots = keyed_slots() if keyed_slots is not None else decide_mod._keyed_slots(records.values())
-    return when.place_dated(question, slots)
+
+    def keys_holding(words: set[str]) -> list[str]:   # the slots of the records holding every word
+        held = [set(holders(word)) for word in words]
+        ids = set.intersection(*held) if held else set()
+        return list(dict.fromkeys(key for rid in sorted(ids) if rid in records
+                                  and (key := decide_mod._key_of(records, rid))))
+    return when.place_dated(question, slots, keys_holding)
 
 
 def _first_links(found: list, records, policy) -> list:

@@ -45,7 +45,7 @@ _NAME_PHRASE = Lazy(r"(?:\b(?:when|while)\s+(?:I|we)\s+(?:[\w']+\s+){0,2})?\b(?:
                     r"((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 
 
-def place_dated(question: str, slots: dict[str, list[dict]], term_set: Callable[[dict], set] | None = None) -> str:
+def place_dated(question: str, slots, keys_holding: Callable[[set[str]], list[str]] | None = None) -> str:
     """``features.place_periods``: a question in the past tense naming, after "in" or "at", a value
     that one replaced link of a memory_key slot with a history holds and no other link does ("Who
     was my GP in Perth?" after "I live in Perth." was updated to "We moved to Dundee."), where
@@ -53,8 +53,9 @@ def place_dated(question: str, slots: dict[str, list[dict]], term_set: Callable[
     read as "before <the day its successor began>", which ``decision.question_time`` reads as the
     instant the question is judged at, and the slot asked (the GP) answers with its link valid then
     (``follow_supersession``: VERIFIED_HISTORICAL). The name dates the question; it is not asked.
-    ``slots``: memory_key -> its records (a view's ``keyed_slots``). Returns the question as it is
-    when it names no such value."""
+    ``slots``: memory_key -> its records (a view's ``keyed_slots``, which parses a slot when it is
+    asked for); ``keys_holding``: terms -> the keys of the records holding them (through the index),
+    the only slots read (None: every slot). Returns the question as it is when it names no such value."""
     if not _PAST.search(question):
         return question
     for found in _NAME_PHRASE.finditer(question):
@@ -63,7 +64,8 @@ def place_dated(question: str, slots: dict[str, list[dict]], term_set: Callable[
             continue
         rest = set(tokenize(question[:found.start()] + " " + question[found.end():]))
         ends = []
-        for key, links in slots.items():
+        for key in (list(slots) if keys_holding is None else keys_holding(words)):
+            links = slots[key] if key in slots else []
             if len(links) < 2:
                 continue
             holding = [link for link in links if words <= set(tokenize(link["statement"]))]
