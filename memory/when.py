@@ -249,9 +249,17 @@ _DURATION = Lazy(r"(?i)(?<![\w])" + _NUMBER + r"[\s-]*(?:seconds?|minutes?|mins?
                  r"|\b(?:19|20)\d\d\s*[-\u2013]\s*(?:19|20)?\d\d\b|\bsince\s+(?:\w+\s+)?(?:19|20)\d\d\b")
 
 
+# a count of time between two events or back from one, which the records' dates give ("How many days
+# passed between ...", "How many weeks ago did I ...", "How many months after I moved ...")
+_BETWEEN = Lazy(r"(?i)\b(?:passed|pass|elapsed|between|since|ago|until|till|before|after|when|left|remain|remaining|"
+                r"to\s+go)\b")
+
+
 def asks_duration(question: str) -> bool:
-    """Whether a question asks a count of a unit of time ("How many years did I work at Siemens?")."""
-    return _ASKS_DURATION.search(question) is not None
+    """Whether a question asks a count of a unit of time that a record must state as a duration ("How
+    many years did I work at Siemens?"); not one asking the time between or since events ("How many
+    days passed between ...", "How many weeks ago ..."), which the records' dates give."""
+    return _ASKS_DURATION.search(question) is not None and _BETWEEN.search(question) is None
 
 
 def states_duration(statement: str) -> bool:

@@ -82,6 +82,9 @@ def test_how_many_years_needs_a_duration():
     assert when.states_duration("I was there from 2004 to 2021.")
     assert when.states_duration("Twenty-two years on the buses.")
     assert not when.states_duration("I worked at Siemens in Erlangen.")
+    # the time between two events is given by their dates, not stated as a duration (LongMemEval dev)
+    assert not when.asks_duration("How many days passed between the day I replaced my spark plugs and the race?")
+    assert not when.asks_duration("How many months after I moved did I start the course?")
     twin = gold_case_with(CASES["gold_trust_2321"])      # "Where did I work?" names the firm
     assert twin.knowledge_state == "VERIFIED" and twin.ranked[:1] == ["tx-siemens"]
 
