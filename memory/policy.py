@@ -141,6 +141,14 @@ ADDED_KEYS = {
         ("features", "period_activity"): False,   # 'What did I do last weekend?' needed a record holding 'do'
         ("features", "recurring_times"): False,   # 'on Sunday mornings' was answered by any record holding 'morning'
         ("features", "then_links_first"): False,   # a standing fact was cited before the link valid then
+        ("features", "past_weekdays"): False,   # 'on Saturday' asked in the past named no period
+        ("features", "place_periods"): False,   # 'my GP in Perth' (a town left) answered with today's GP
+        ("features", "start_values"): False,   # 'the dose I started on' answered with today's dose
+        ("features", "count_so_far"): False,   # 'how many so far' cited an older count beside the latest
+        ("features", "asked_durations"): False,   # 'how many years' answered by a record naming the place
+        ("features", "own_doings"): False,   # 'What do I do these days?' searched nothing
+        ("features", "ended_links"): False,   # 'What's my job now?' answered by the job the user said they left
+        ("features", "period_news"): False,   # 'What did the consultant tell me last week?' was UNKNOWN
         ("features", "prospective_mood"): False,   # a prospect (an interview, might move) answered for the state
         ("features", "bare_changes"): False,       # "we changed banks" answered which bank
         ("features", "aspect_words"): False,       # still/ever/now counted as words a record must hold

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from . import decision as decide_mod
-from . import planner
+from . import planner, when
 from .clock import option_instant
 from .errors import StoreError, UsageError
 from .indexing import built_from_current, open_dense, open_index
@@ -178,6 +178,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     scopes = [user_scope(request.user)] + list(store.policies.forgetting.shared_scopes)
     retrieval = store.policies.retrieval
     settings = dict(retrieval.planner)
+    request = _when_read(request, retrieval)   # "on Saturday" asked in the past; "What do I do?"
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
@@ -230,7 +231,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         keyed_supports, keyed_things = supports, things
         framed = decide_mod.period_applies(period, [view.records[c.record_id]["valid_time"]["from"]
                                                      for c in result.candidates]) if period else False
-        asked = _without_time(request.text, as_of, view.records, retrieval, framed, months) \
+        # ``place_periods``: "in <a town I used to live in>" dates the question by when that link held
+        dated = _place_read(request.text, view.records, retrieval, space.index.holders)
+        asked = _without_time(dated, as_of, view.records, retrieval, framed, months) \
             if retrieval.feature("follow_supersession") else request.text
         asked_first = asked if asked_first is None else asked_first
         if asked != request.text:
@@ -264,6 +267,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         raises = _activity_support(request, framed and period, asked_terms) \
             if retrieval.feature("period_activity") else None
         doings = raises is not None and retrieval.feature("period_doings")
+        news = raises is None and retrieval.feature("period_news")   # "What did the consultant tell me last week?"
+        if news:
+            raises = _news_support(request, framed and period, asked_terms, space)
         found = []
         for candidate in result.candidates:
             record = view.records[candidate.record_id]
@@ -287,6 +293,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             raised = raises is not None and raises(record)
             if raised:
                 match.anchored = True
+                if news:   # ``period_news``: told then of the thing (or by its name), all that is asked
+                    match.coverage = max(match.coverage, 1.0)
             if silenced and not raised:
                 match.support, match.stated, match.swapped = 0.0, 0.0, None
             else:
@@ -302,7 +310,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                     _doing_covers(match)
             found.append(match)
         if retrieval.feature("follow_supersession"):
-            found = decide_mod.follow_supersession(found, view.records, view.created, question=request.text,
+            found = decide_mod.follow_supersession(found, view.records, view.created, question=dated,
                                                    as_of=as_of, now=now, policy=store.policies.forgetting,
                                                    periods=framed,
                                                    closing_before=retrieval.feature("closing_before"),
@@ -314,6 +322,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
                                                    months=months,
                                                    current_values=retrieval.feature("current_values"),
                                                    before_events=retrieval.feature("before_events"))
+        if retrieval.feature("start_values") and when.asks_start(request.text):
+            found = _first_links(found, view.records, store.policies.forgetting)   # "did I start on"
+        if retrieval.feature("ended_links"):   # "What's my job now?" after "I left the school at Easter"
+            found = when.ended_links(found, request.text, request.user)
         if retrieval.feature("turn_supersession"):
             found = decide_mod.follow_turns(found, planner.turns_calling_off(space), view.created, space.term_set,
                                             planner.WHEN_TERMS, as_of)
@@ -344,6 +356,7 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
             verdict.knowledge_state = decide_mod.answered_state(
                 stating, now, retrieval.feature("stated_negatives"), retrieval.feature("historical_negatives"),
                 retrieval.feature("replaced_historical"))
+    _when_answers(verdict, request.text, retrieval, now)   # "so far", "when I was diagnosed"
     if retrieval.feature("typed_evidence_order") and verdict.evidence:
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"),
@@ -490,6 +503,14 @@ class _ReadTests:
             doings = _doings_of(request, self._period, self._asked_terms)
             if doings is not None:
                 tests.append(doings)
+        if retrieval.feature("asked_durations"):   # "how many years": a duration must be stated
+            durations = when.duration_test(request.text)
+            if durations is not None:
+                tests.append(durations)
+        if retrieval.feature("count_so_far"):   # "how many so far": "139 to go" counts nothing done
+            left = when.left_count_test(request.text)
+            if left is not None:
+                tests.append(left)
         return tests
 
 
@@ -585,6 +606,63 @@ def _aspect_acts(said: str, forms: bool) -> Callable[[str, dict], bool] | None:
     return lambda record_id, record: not planner.holds_act(record["statement"], verb, things, forms)
 
 
+def _when_read(request: QueryRequest, retrieval) -> QueryRequest:
+    """``features.past_weekdays``: the request with "on Saturday" read as "last Saturday" in a
+    question in the past tense (``when.past_weekdays``); ``features.own_doings``: "What do I do these
+    days?" as "What do I do for work these days?" (``when.own_doing``)."""
+    text = when.past_weekdays(request.text) if retrieval.feature("past_weekdays") else request.text
+    if retrieval.feature("own_doings"):   # "What do I do these days?" asks the caller's work
+        text = when.own_doing(text)
+    return request if text == request.text else replace(request, text=text)
+
+
+def _place_read(question: str, records, retrieval, holders: Callable[[str], list[str]]) -> str:
+    """``features.place_periods``: the question with "in <a value of a replaced link>" read as
+    "before <when it was replaced>" (``when.place_dated``), the scope's slots read only when the
+    question may name one."""
+    if not retrieval.feature("place_periods") or not retrieval.feature("follow_supersession"):
+        return question
+    if not when.may_name_place(question):
+        return question
+    keyed_slots = getattr(records, "keyed_slots", None)
+    slots = keyed_slots() if keyed_slots is not None else decide_mod._keyed_slots(records.values())
+
+    def keys_holding(words: set[str]) -> list[str]:   # the slots of the records holding every word
+        held = [set(holders(word)) for word in words]
+        ids = set.intersection(*held) if held else set()
+        return list(dict.fromkeys(key for rid in sorted(ids) if rid in records
+                                  and (key := decide_mod._key_of(records, rid))))
+    return when.place_dated(question, slots, keys_holding)
+
+
+def _first_links(found: list, records, policy) -> list:
+    """``features.start_values``: the first link of each matched slot answers (``when.first_links``)."""
+    keyed_slots = getattr(records, "keyed_slots", None)
+    slots = keyed_slots() if keyed_slots is not None else decide_mod._keyed_slots(records.values())
+    return when.first_links(found, lambda record: decide_mod._links(record, records, slots),
+                            frozenset(policy.answering_statuses))
+
+
+def _when_answers(verdict: decide_mod.Decision, question: str, retrieval, now: str) -> None:
+    """The answers of a question whose time picks among them, on the answer's evidence only:
+    ``features.count_so_far`` (the latest told count, ``when.latest_counts``) and
+    ``features.start_values`` (the record stating the start, ``when.start_answers``)."""
+    if not verdict.evidence or verdict.knowledge_state == "UNKNOWN":
+        return
+    floor = retrieval.decision["min_coverage"]
+    chosen = None
+    if retrieval.feature("count_so_far"):
+        chosen = when.latest_counts(verdict.evidence, question, floor)
+    if chosen is None and retrieval.feature("start_values"):
+        chosen = when.start_answers(verdict.evidence, question, floor)
+    if chosen is None:
+        return
+    verdict.evidence = chosen
+    verdict.knowledge_state = decide_mod.answered_state(
+        chosen, now, retrieval.feature("stated_negatives"), retrieval.feature("historical_negatives"),
+        retrieval.feature("replaced_historical"))
+
+
 def _typo_read(request: QueryRequest, space, retrieval, steps: list) -> QueryRequest:
     """``features.typo_terms`` (``planner.typo_read``): the request with its typed-wrong words read as the
     words one edit away ("wheres my brothr live" -> "where's my brother live"), marked in the trace;
@@ -626,6 +704,33 @@ def _activity_support(request: QueryRequest, period, asked_terms: frozenset[str]
         if speaker and speaker not in (caller, "user"):
             return False
         return decide_mod.said_in(record, period, standing=False, dated=True)
+    return raises
+
+
+def _news_support(request: QueryRequest, period, asked_terms: frozenset[str], space) -> Callable[[dict], bool] | None:
+    """``features.period_news``: a first-person question asking what was told or what happened about
+    a thing in a period ("What did the consultant tell me last week?", "What news did I get from the
+    bank last week?", "What happened with the flat sale last week?"; ``when.asked_news_things``) is
+    supported by the caller's own conversation turn said or dated then that holds a term of the
+    thing, or a name the scope's stated facts give it ("My consultant ... is Dr Claes": "Saw Dr
+    Claes on Wednesday, it's a stress fracture"): record -> whether its support is raised, as
+    ``period_activity`` raises a turn of a doing. A standing record about the thing (the consultant's
+    name, the bank) was not said then and stays silenced. None when the question is not of that shape."""
+    if not period or not _FIRST_PERSON.search(request.text):
+        return None
+    things = when.asked_news_things(asked_terms)
+    if not things:
+        return None
+    caller = request.user.strip().lower()
+    held = things | when.thing_names(things, space.index.holders, space.records)
+
+    def raises(record: dict) -> bool:
+        if record["kind"] != "episode":
+            return False
+        speaker = ((record.get("source") or {}).get("speaker") or "").strip().lower()
+        if speaker and speaker not in (caller, "user"):
+            return False
+        return not held.isdisjoint(tokenize(record["statement"])) and decide_mod.said_in(record, period, dated=True)
     return raises
 
 

@@ -89,7 +89,8 @@ def test_the_act_asked_with_still_is_answered_by_the_record_holding_it():
                                      "gold_trust_1412"])
 def test_a_record_sharing_only_the_verb_does_not_name_the_kind_asked(case_id):
     assert passes(case_id)
-    assert not passes(case_id, off="asked_head,unseen_heads")   # (lex10's unseen_heads reads these too)
+    # (lex10's unseen_heads reads these too; when11's past_weekdays frames "on Friday" asked in the past)
+    assert not passes(case_id, off="asked_head,unseen_heads,past_weekdays")
 
 
 @pytest.mark.parametrize("case_id", ["gold_trust_1733", "gold_trust_1702", "gold_trust_1710"])

@@ -22,11 +22,11 @@ from re import _compiler, _parser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memory import decision, planner  # noqa: E402
+from memory import decision, planner, when  # noqa: E402
 from memory.retrieval import lexicon, patterns, temporal, tokenize  # noqa: E402
 
 TARGET = ROOT / "memory" / "packaged" / "patterns" / "compiled.json"
-MODULES = (planner, decision, lexicon, temporal, tokenize)
+MODULES = (planner, decision, lexicon, temporal, tokenize, when)
 
 
 def lazy_patterns() -> list[patterns.Lazy]:

@@ -630,8 +630,10 @@ def amount_terms() -> frozenset[str]:
 # ``kind_members``: what a value or a member is a kind OF, as data (``classes.json`` "kinds"): a count in a
 # kind's unit ("1,100 nautical miles" is a distance, "500 mg" a dose, "3 litres" a volume) or a member of
 # it ("Our Maine Coon ..." is a cat, "a whippet" a dog) holds the kind's names ("far", "dose", "cat")
-_KIND_COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-               r"thirty|forty|fifty|sixty|hundred|thousand|half(?:\s+an?)?|a\s+few|few|several|a\s+couple\s+of)")
+# (every English cardinal word: "did forty-one k", "seventeen years", "two hundred and ten km")
+_KIND_COUNT = (r"(?:\d[\d.,]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+               r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+               r"hundred|thousand|half(?:\s+an?)?|a\s+few|few|several|a\s+couple\s+of)")
 
 
 @lru_cache(maxsize=1)
