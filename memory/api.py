@@ -521,8 +521,24 @@ def add_conversation(store: Store, request: dict) -> dict:
             return [scope_write.apply(item) for item in admitted]
 
         _require_written(store.write(user_scope(request["user_id"]), work))
+        _caught_up(store, user_scope(request["user_id"]))
     return {"success": True, "request_id": request["request_id"], "user_id": request["user_id"],
             "session_id": request["session_id"], **({"skipped": skipped} if skipped else {})}
+
+
+def _caught_up(store: Store, scope: dict) -> None:
+    """After an add of a long-lived store that keeps the scope's read side (``memory serve``,
+    ``indexing.keeps_reads``): its view and index caught up with the write now (``query.catch_up``),
+    not by the search after it. The write is durable already: a derived file that cannot be read
+    now is left to the next search, which reads it again and says why it cannot."""
+    from . import indexing
+    if not indexing.keeps_reads(store, scope):
+        return
+    from .query import catch_up
+    try:
+        catch_up(store, scope)
+    except (MemoryStoreError, OSError):
+        return
 
 
 def _content_code(code: str, envelope: dict, caps: dict) -> str:

@@ -285,6 +285,16 @@ def open_index(store: Store, scope: dict, fingerprint: tuple | None = None) -> S
     return index
 
 
+def keeps_reads(store: Store, scope: dict) -> bool:
+    """Whether this store keeps the scope's read side between requests and saves it off the
+    request path (``defer_saves``: a long-lived server), holding its current view now: then
+    a write is worth catching the view and the index up to at once (``query.catch_up``); a
+    one-shot process would read what it never uses."""
+    cache = _CACHES.get(store)
+    return cache is not None and cache.saver is not None \
+        and scope_digest(scope["type"], scope["key"]) in cache.currents
+
+
 def _drop_used_appends(cache: ReadCache, digest: str, fingerprint: tuple) -> None:
     """Forget the scope's handed-over appends once both its view and its index were caught up to
     the files the last of them left (a server holding many users' scopes keeps no lines for a

@@ -5076,30 +5076,63 @@ def _session_counts(space: SearchSpace, term: str) -> Counter:
 def _term_counts(space: SearchSpace) -> dict[str, Counter]:
     """The ``session_term_counts`` memo (term -> ``_session_counts``); one carried across appended
     records (``carried_memo``) is first extended by them: each appended record holding a term
-    counts once more in its session, as its holders would."""
+    counts once more in its session, as its holders would. The extended Counter of a term is made
+    when a search first asks for the term (``_ExtendedCounts``), not per write for every term the
+    memo held: a write copied the Counters of every common term its records held (thousands of
+    sessions each)."""
     carried = space._memo.get("session_term_counts_from")
     if carried is None:
         return space.memo("session_term_counts")
     counts, appended = carried
-    out = dict(counts)
-    copied: set[str] = set()
+    plain = dict(counts)                   # the Counters made so far (an ``_ExtendedCounts``'s asked ones)
+    pending = {term: waiting for term, waiting in getattr(counts, "pending", {}).items() if term not in plain}
     try:
         for record_id in appended:
             if record_id not in space.records:
                 continue
-            held = space.term_set(record_id).intersection(out)
+            terms = space.term_set(record_id)
+            held = terms.intersection(plain) | terms.intersection(pending)
             if held:
                 session = _session_of(space, record_id)
                 for term in held:
-                    if term not in copied:
-                        out[term] = Counter(out[term])
-                        copied.add(term)
-                    out[term][session] += 1
+                    made = plain.pop(term, None)
+                    if made is not None:
+                        pending[term] = (made, (session,))
+                    else:
+                        older, sessions = pending[term]
+                        pending[term] = (older, sessions + (session,))
+        out: dict = _ExtendedCounts(plain, pending)
     except KeyError:           # a record the index does not hold: worked out again when asked
         out = {}
     space._memo["session_term_counts"] = out
     space._memo.pop("session_term_counts_from", None)
     return out
+
+
+class _ExtendedCounts(dict):
+    """``_term_counts`` after appended records: term -> its Counter as a fresh memo holds it. A
+    term an appended record holds waits in ``pending`` as (its Counter before, the sessions of
+    the appended records holding it, in order) until ``get`` first asks for it, which makes its
+    Counter then (the older one copied, each session counted once more) and keeps it. The waiting
+    values are never changed, so two readers making one Counter at once make equal ones."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self, made: dict, pending: dict) -> None:
+        super().__init__(made)
+        self.pending = pending
+
+    def get(self, term, default=None):
+        found = dict.get(self, term)
+        if found is None:
+            waiting = self.pending.get(term)
+            if waiting is None:
+                return default
+            found = Counter(waiting[0])
+            for session in waiting[1]:
+                found[session] += 1
+            self[term] = found
+        return found
 
 
 def session_ranking(space: SearchSpace, terms: list[str], order: list[str], k1: float = 1.2,

@@ -955,3 +955,13 @@ def _plan(space, request: QueryRequest, settings: dict, retrieval, llm_transport
         return llm_plan(space, request.text, {**settings, **retrieval.data.get("llm", {})}, transport=llm_transport,
                         caller=request.user)
     return planner.plan(space, request.text, settings, retrieval.feature, caller=request.user, as_of=as_of)
+
+
+def catch_up(store: Store, scope: dict) -> None:
+    """The scope's current view, the query view (its memos carried, ``_carried_view``) and the
+    index brought up to the store's files, in the order a query reads them: what the next query
+    of a long-lived store would do first, done by the write that moved them (``api.add_conversation``
+    in ``memory serve``: the add's request, so the search after it reads them ready)."""
+    fingerprint = store.fingerprint(scope)
+    _view(store, scope, None, fingerprint)
+    open_index(store, scope, fingerprint).prepare()

@@ -289,3 +289,56 @@ def test_length_norms_are_the_per_document_expression_exactly(corpus, params):
     k1, b, _ = params
     avgdl = index._total_len / len(index)
     assert index._norms() == [k1 * ((1 - b) + b * len(tokens) / avgdl) for tokens in corpus]
+
+
+def _reference_bound(index: BM25Index, token: str) -> float:
+    """The largest part a holder of ``token`` adds, evaluated for every holder (as the scoring
+    loop adds it), with the index's norms."""
+    term_id = index._term_id[token]
+    slots, tfs, df = index._posting_df(term_id)
+    norms, idf, k1_plus_1 = index._norms(), index._idf(token, df), index.k1 + 1
+    return max(idf * (tf * k1_plus_1 / (tf + norms[slot])) for slot, tf in zip(slots[:df], tfs[:df]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.lists(TOKENS, min_size=1, max_size=25), later=st.lists(st.lists(TOKENS, max_size=4), max_size=5),
+       removed=st.lists(st.integers(0, 60), max_size=3), params=PARAMS, tail=st.sampled_from([0, 4096]))
+def test_norms_and_bounds_kept_across_writes_equal_fresh_ones(first, later, removed, params, tail):
+    # ``_spread`` keeps the lengths of the first slots, ``_shortest_by_tf`` what each posting held,
+    # across writes that append documents (forks of forks, as a served scope's searches take them);
+    # a removal changes them in place. Every version's norms and bounds must be those worked out
+    # afresh for it, to the last bit
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("memory.retrieval.bm25._NORM_TAIL", tail)    # a new snapshot now and then, or never
+        _check_kept_across_writes(first, later, removed, params)
+
+
+def _check_kept_across_writes(first, later, removed, params):
+    k1, b, _ = params
+    index = build({f"d{i}": tokens for i, tokens in enumerate(first)}, params)
+    docs = dict(enumerate(first))
+    versions = []
+    for step, batch in enumerate(later):
+        for tokens in batch:
+            index.add(f"n{len(docs)}", tokens)
+            docs[len(docs)] = tokens
+        if step < len(removed) and f"d{removed[step]}" in index:
+            index.remove(f"d{removed[step]}")
+            docs.pop(removed[step])
+        versions.append(index)
+        if index._total_len:
+            avgdl = index._total_len / len(index)
+            lengths = [len(index._doc_term_ids(s)) if index._ids[s] is not None else 0 for s in range(index._n_slots)]
+            assert index._norms() == [k1 * ((1 - b) + b * length / avgdl) for length in lengths]
+            for token in sorted({t for tokens in docs.values() for t in tokens}):
+                term_id = index._term_id[token]
+                slots, tfs, df = index._posting_df(term_id)
+                if df and index._idf(token, df) > 0:
+                    assert index._bound(token, slots, tfs, df) == _reference_bound(index, token)
+        index = index.fork()
+    for older in versions:          # an older index reads as it did
+        if older._total_len:
+            for token in sorted(older._term_id):
+                slots, tfs, df = older._posting_df(older._term_id[token])
+                if df and older._idf(token, df) > 0:
+                    assert older._bound(token, slots, tfs, df) == _reference_bound(older, token)

@@ -140,6 +140,11 @@ class ScopeIndex:
         other.rebuilt_reason = None
         return other
 
+    def prepare(self) -> None:
+        """Work out now what the first search of this version reads whatever it asks (the
+        documents' length norms): a long-lived store's catch-up after a write (``query.catch_up``)."""
+        self._bm25._norms()
+
     def unsaved(self) -> bool:
         """Whether this index holds changes its folder does not (documents added or removed since
         it was loaded or saved, or never saved at all)."""
