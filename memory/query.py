@@ -584,7 +584,7 @@ def _typo_read(request: QueryRequest, space, retrieval, steps: list) -> QueryReq
     the request itself when it holds none. The answer still echoes the question as asked."""
     if not retrieval.feature("typo_terms"):
         return request
-    found = planner.typo_read(space, request.text)
+    found = planner.typo_read(space, request.text, retrieval.feature("typo_transpositions"))
     if found is None:
         return request
     steps.append({"action": "typo_read", "read": found[1]})

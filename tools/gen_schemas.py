@@ -52,7 +52,10 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "member_roles", "means_answers", "amount_things", "negated_synonyms",
                       "relation_idioms", "occupation_reading", "age_subjects", "event_questions",
                       "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage",
-                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known")
+                      "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known",
+                      "other_values", "whole_attributes", "place_residence",
+                      "typo_transpositions", "member_required",
+                      "occupation_subjects")
 
 
 def enum(values):

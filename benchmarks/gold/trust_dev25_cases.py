@@ -71,7 +71,9 @@ STORES = [
     ("ines", [fact("tx-cat", "ines", "Crewing on Marco's catamaran in the Sunday regatta on Lake Garda.", 1, "user.regatta"),
               fact("tx-club", "ines", "I joined the Salò Rowing Club in the spring.", 2, "user.club"),
               fact("tx-badm", "ines", "Badminton on Thursday evenings at the leisure centre.", 1, "user.badminton"),
-              fact("tx-thu", "ines", "Thursdays I pick up the veg box from the farm.", 2, "user.thursday"),
+              # (changed after the first round of code: "Thursdays I pick up the veg box from the farm" held
+              # the sport member "boxing" by its stem, box, a collision of the stemmer no rule here is about)
+              fact("tx-thu", "ines", "Thursdays I play cards with my niece after school.", 2, "user.thursday"),
               fact("tx-gym", "ines", "I joined the Anytime Fitness in Desenzano.", 2, "user.gym"),
               fact("tx-ldl1", "ines", "My LDL was 3.4 at the January check.", 1, "user.ldl_jan"),
               fact("tx-ldl2", "ines", "LDL came back at 2.9 in May after the statins.", 3, "user.ldl_may"),

@@ -38,6 +38,7 @@ class Category:
     place: bool = False
     after: Lazy | None = None   # words after which a capitalised name is a member
     strict: bool = False   # its members are names: one counts only with the rest of the question held
+    single: bool = False   # its members exclude each other for one subject (a job, a colour, a car's make)
 
     @property
     def members(self) -> tuple[frozenset[str], ...]:
@@ -92,7 +93,8 @@ def categories() -> dict[str, Category]:
         after = _split(entry.get("after", ""))
         pattern = Lazy(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
-        category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")))
+        category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")),
+                            bool(entry.get("single")))
         for word in _split(entry["names"]):
             terms = tokenize(word)
             if len(terms) == 1:   # a category is named by one word
@@ -236,6 +238,12 @@ def positive_terms(statement: str) -> frozenset[str]:
         if clause and not _NEGATING.search(clause):
             held.update(tokenize(clause))
     return frozenset(held)
+
+
+def positive_clauses(statement: str) -> list[str]:
+    """The clauses of a statement that negate nothing (``positive_terms``' clauses, as written)."""
+    return [clause for clause in _CLAUSES.split(statement.replace("\u2019", "'"))
+            if clause and not _NEGATING.search(clause)]
 
 
 # a place named after a preposition of place, or after a verb of moving and "to": "lives in Montréal",
@@ -670,3 +678,24 @@ def without_errands(statement: str) -> str:
     def gone(hit: re.Match) -> str:
         return hit.group(0) if set(tokenize(hit.group(1))) & means else " "
     return _MOVING_OBJECT.sub(gone, statement.replace("\u2019", "'"))
+
+
+@lru_cache(maxsize=1)
+def _single_categories() -> tuple[Category, ...]:
+    """The categories whose members exclude each other for one subject ('single': true)."""
+    return tuple({c.name: c for c in categories().values() if c.single}.values())
+
+
+def single_values(terms: frozenset[str]) -> tuple[tuple[Category, frozenset[str]], ...]:
+    """``features.other_values``: the members of a 'single' category that ``terms`` hold, with
+    their category ("a plumber": job, plumber; "red": colour, red)."""
+    return tuple((category, member) for category in _single_categories()
+                 if not terms.isdisjoint(_member_union(category.name))
+                 for member in category.members if member <= terms)
+
+
+def holds_member(category: Category, positive: frozenset[str]) -> bool:
+    """Whether terms stated in clauses negating nothing hold a member of ``category``."""
+    return not positive.isdisjoint(_member_union(category.name)) and any(
+        member <= positive for member in category.members)
+
