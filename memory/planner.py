@@ -1095,7 +1095,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
                   forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
                   kinship: bool = False, roles: bool = False,
                   settled: bool = False, means: bool = False,
-                  compounds: bool = False, residence: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  compounds: bool = False, residence: bool = False,
+                  scoped: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -1152,15 +1153,15 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def positive(record_id: str) -> frozenset[str]:
         if negators or yes_no:
             cache = space.memo("lexicon_stated")
-            found = cache.get((record_id, negators, yes_no))
+            found = cache.get((record_id, negators, yes_no, scoped))
             if found is None:
-                found = cache[(record_id, negators, yes_no)] = lexicon.stated_terms(
-                    space.records[record_id]["statement"], negators, yes_no)
+                found = cache[(record_id, negators, yes_no, scoped)] = lexicon.stated_terms(
+                    space.records[record_id]["statement"], negators, yes_no, scoped)
             return found
-        cache = space.memo("lexicon_positive")
+        cache = space.memo("lexicon_positive_scoped" if scoped else "lexicon_positive")   # ``negation_scope``
         found = cache.get(record_id)
         if found is None:
-            found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"])
+            found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"], scoped)
         return found
 
     def members_stated(record_id: str, stated: frozenset[str]) -> frozenset[str]:
@@ -1233,7 +1234,8 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
                           frozenset(weights), synonyms=features("everyday_thesaurus"),
                           kinship=features("kinship_model"), roles=features("member_roles"),
                           settled=features("negated_synonyms"), means=features("means_answers"),
-                          compounds=features("whole_compounds"), residence=features("place_residence"))
+                          compounds=features("whole_compounds"), residence=features("place_residence"),
+                          scoped=features("negation_scope"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -2872,7 +2874,7 @@ def asked_verb(question: str) -> str | None:
     return terms[0] if len(terms) == 1 else None
 
 
-def _head_held(head: str, statement: str, key: str) -> bool:
+def _head_held(head: str, statement: str, key: str, scoped: bool = False) -> bool:
     """``head_members``: whether a record holds the head noun of "what/which X" by a member of its
     lexicon category ("a Toyota Prius" is a car) or by its key ("user.work_car")."""
     if head in tokenize(key.replace(".", " ").replace("_", " ")):
@@ -2880,7 +2882,7 @@ def _head_held(head: str, statement: str, key: str) -> bool:
     category = lexicon.categories().get(head)
     if category is None:
         return False
-    stated = lexicon.positive_terms(statement)
+    stated = lexicon.positive_terms(statement, scoped)   # ``negation_scope``: "coeliac and avoids gluten"
     return any(member <= stated for member in category.members)
 
 
@@ -2914,7 +2916,7 @@ def answers_asked(question: str, forms: bool = True, members: bool = False) -> C
 
 
 def asked_head_holders(space: SearchSpace, question: str, caller: str = "", forms: bool = True,
-                       ) -> Callable[[str], bool] | None:
+                       scoped: bool = False) -> Callable[[str], bool] | None:
     """``features.asked_head``: of a what/which question asking a kind of thing by its head noun
     ("What shift did I work on Friday?", "What position did I play?"; ``answer_type``, not an
     attribute or a word saying when) and naming no other thing (``key_terms``, names), record_id ->
@@ -2943,7 +2945,7 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
             # "the university pool" is a pool
             return not _only_modifies(record["statement"], head, forms)
         if head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
-                or _head_held(word, record["statement"], record.get("memory_key") or ""):
+                or _head_held(word, record["statement"], record.get("memory_key") or "", scoped):
             return True
         # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
         return bool(_NAMES_A_VALUE.search(record["statement"], 1)) and _names_value(record["statement"],
@@ -4569,7 +4571,8 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
                           settled=lexicon_features("negated_synonyms"),
                           means=lexicon_features("means_answers"),
                           compounds=lexicon_features("whole_compounds"),
-                          residence=lexicon_features("place_residence"))
+                          residence=lexicon_features("place_residence"),
+                          scoped=lexicon_features("negation_scope"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}
@@ -5027,6 +5030,7 @@ def member_holders(space: SearchSpace, question: str, features, forms: bool) -> 
     asked = {terms[0]: category}
     words = frozenset(terms) | frozenset(base_term(t) for t in terms)
     question_terms = frozenset(tokenize(_folded(question)))
+    scoped = features("negation_scope")
     cache = space.memo("member_required")
 
     def holds(record_id: str) -> bool:
@@ -5037,7 +5041,7 @@ def member_holders(space: SearchSpace, question: str, features, forms: bool) -> 
             held = cache[(record_id, question)] = bool(
                 space.records[record_id]["kind"] == "negative"   # "I don't own a car" bounds its colour
                 or not words.isdisjoint(_with_bases(stated) if forms else stated)
-                or lexicon.held_categories(asked, stated, lexicon.positive_terms(statement),
+                or lexicon.held_categories(asked, stated, lexicon.positive_terms(statement, scoped),
                                            category.place and lexicon.names_place(statement), statement)
                 or (category.strict and _names_other_value(statement, question_terms)))
         return held
@@ -5083,4 +5087,42 @@ def occupation_doer(question: str, caller: str) -> frozenset[str]:
     own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
     terms = frozenset(tokenize(_folded(found.group(1)))) - own - _TIME_WORDS
     return terms if terms and not terms & _RELATIONS else frozenset()
+
+
+# ``indefinite_members`` (issue 13, session 11, asked11): "Do I have a chronic condition?", "Does Jo play a
+# sport?" ask whether a member of a lexicon category is held, as "Do I have any chronic conditions?" does:
+# the indefinite article before the category word (or before the one word qualifying it) is read as "any"
+_INDEFINITE_MEMBER = _Lazy(r"(?i)^\W*(?:do|does|did)\s+(?:i|you|we|he|she|they|(?:my|our|your|his|her|their)\s+"
+                           r"[^\W\d_][\w-]*|[^\W\d_][\w'-]*)\s+(?:have|own|play|speak|take|keep|suffer\s+from|get)\s+"
+                           r"(an?)\s+([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
+
+
+def indefinite_read(question: str) -> str | None:
+    """``indefinite_members``: a yes/no question's "a"/"an" before a category word of the lexicon (or
+    one word before it) read as "any"; None when the question has none."""
+    text = question.replace("\u2019", "'")
+    found = _INDEFINITE_MEMBER.match(text)
+    if not found:
+        return None
+    known = lexicon.categories()
+    for word in (found.group(2), found.group(3)):
+        terms = tokenize(word) if word else []
+        if len(terms) == 1 and terms[0] in known:
+            return text[:found.start(1)] + "any" + text[found.end(1):]
+    return None
+
+
+# ``latest_values`` (issue 13, session 11, asked11): "What's my latest LDL?", "my most recent HbA1c" ask
+# the value of a measure stated last: the word says WHICH value (when), names nothing a record must hold,
+# and the answer cites the most recent statement first
+_LATEST = _Lazy(r"(?i)\b((?:my|our|your|his|her|their|the)\s+)(?:latest|newest|most\s+recent|most\s+up[\s-]to[\s-]date)"
+                r"\s+(?=[^\W\d_])")
+
+
+def latest_read(question: str) -> str | None:
+    """``latest_values``: ``question`` without its word asking the latest value ("What's my latest LDL?"
+    -> "What's my LDL?"); None when it holds none."""
+    text = question.replace("\u2019", "'")
+    read = _LATEST.sub(lambda found: found.group(1), text)
+    return read if read != text else None
 

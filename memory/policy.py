@@ -109,6 +109,9 @@ ADDED_KEYS = {
         ("features", "typo_transpositions"): False,   # 'whats my chess ratign' searched for 'ratign'
         ("features", "member_required"): False,   # 'Which sport do I play on Thursdays?' cited 'Thursdays I pick up the veg box'
         ("features", "occupation_subjects"): False,   # 'What does Ben do for work?' was answered by the caller's job
+        ("features", "indefinite_members"): False,   # 'Do I have a chronic condition?' asked no member of the category
+        ("features", "negation_scope"): False,   # 'coeliac and avoids gluten' stated no coeliac
+        ("features", "latest_values"): False,   # 'What's my latest LDL?' abstained on the unseen 'latest'
         ("features", "other_values"): False,   # 'Is Tomasz a plumber?' abstained beside 'Tomasz teaches violin'
         ("features", "kind_members"): False,   # '1,100 nautical miles' no distance, 'Our Maine Coon' no cat, '500 mg' no dose
         ("features", "typo_terms"): False,   # 'wheres my brothr live' searched for 'brothr', a term no record holds

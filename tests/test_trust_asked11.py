@@ -141,3 +141,39 @@ def test_a_question_with_swapped_letters_answers_as_typed_right():
 def test_single_categories_are_data():
     assert {c.name for c, _ in lexicon.single_values(frozenset({"plumber"}))} == {"job"}
     assert lexicon.single_values(frozenset({"rugbi"})) == ()
+
+
+# -- indefinite_members, negation_scope, latest_values ----------------------------------------------
+
+def test_a_yes_no_question_with_a_category_asks_any_member(tmp_path):
+    assert planner.indefinite_read("Do I have a chronic condition?") == "Do I have any chronic condition?"
+    assert planner.indefinite_read("Does Jo play a sport?") == "Does Jo play any sport?"
+    assert planner.indefinite_read("Do I have a dog?") is None   # a dog is no category word: asked as itself
+    outcome = gold_case_with(CASES["gold_trust_2527"])
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-asthma"]
+    assert gold_case_with(CASES["gold_trust_2527"], off="indefinite_members").knowledge_state == "UNKNOWN"
+
+
+def test_a_negation_after_and_does_not_reach_back():
+    statement = "My grandson is autistic and hates loud music."
+    assert "autist" in lexicon.positive_terms(statement, True)
+    assert "autist" not in lexicon.positive_terms(statement)
+    assert "music" not in lexicon.positive_terms(statement, True)   # what follows the negation stays negated
+    assert "fish" not in lexicon.positive_terms("I don't eat meat and fish.", True)   # no negating word after and
+
+
+def test_the_latest_value_of_a_measure_is_asked_and_cited_first():
+    assert planner.latest_read("What's my latest LDL?") == "What's my LDL?"
+    assert planner.latest_read("What was my most recent HbA1c?") == "What was my HbA1c?"
+    assert planner.latest_read("What was my last job?") is None   # "last" may ask the previous one
+    outcome = gold_case_with(CASES["gold_trust_2516"])
+    assert outcome.knowledge_state == "VERIFIED" and outcome.ranked[:1] == ["tx-ldl2"]
+    assert gold_case_with(CASES["gold_trust_2516"], off="latest_values").knowledge_state == "UNKNOWN"
+    assert gold_case_with(CASES["gold_trust_2517"], off="latest_values").ranked[:1] == ["tx-ldl1"]   # the order
+
+
+def test_a_team_is_named_after_the_verb_of_its_game():
+    team = lexicon.categories()["team"]
+    for statement in ("I bowl for Sefton Park on Saturdays.", "She throws for the Red Lion."):
+        assert lexicon.held_categories({"team": team}, frozenset(), frozenset(), False, statement) == {"team"}
+    assert not lexicon.held_categories({"team": team}, frozenset(), frozenset(), False, "I throw the ball for Rex.")

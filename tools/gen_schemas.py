@@ -55,7 +55,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known",
                       "other_values", "whole_attributes", "place_residence",
                       "typo_transpositions", "member_required",
-                      "occupation_subjects")
+                      "occupation_subjects", "indefinite_members",
+                      "negation_scope", "latest_values")
 
 
 def enum(values):

@@ -224,17 +224,30 @@ _NEGATING = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|s
 _CLAUSES = Lazy(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
 
 
+# ``features.negation_scope`` (issue 13, session 11, asked11): "and" before a negating word opens a clause of
+# its own, so a negation does not reach back over what was stated before it ("The user is coeliac and
+# avoids gluten": coeliac is stated, gluten avoided; "I love tennis and hate golf")
+_SCOPED_CLAUSES = Lazy(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b|\band\s+(?=(?:not|never|no|"
+                       r"avoid|avoids|avoided|hate|hates|dislike|dislikes|stopped|quit|quits|gave\s+up|gives\s+up|"
+                       r"[^\W\d_]+n't|cannot)\b)", re.IGNORECASE)
+
+
+def _clauses_of(scoped: bool) -> Lazy:
+    return _SCOPED_CLAUSES if scoped else _CLAUSES
+
+
 def negates(text: str) -> bool:
     """Whether a text negates or refuses something ("What drink do I avoid?", "I no longer ...")."""
     return bool(_NEGATING.search(text.replace("\u2019", "'")))
 
 
-def positive_terms(statement: str) -> frozenset[str]:
+def positive_terms(statement: str, scoped: bool = False) -> frozenset[str]:
     """The terms of the clauses of a statement that negate nothing: a member named in a clause
-    saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks)."""
+    saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks).
+    ``scoped`` (``negation_scope``): "and" before a negating word opens a clause."""
     text = statement.replace("\u2019", "'")
     held: set[str] = set()
-    for clause in _CLAUSES.split(text):
+    for clause in _clauses_of(scoped).split(text):
         if clause and not _NEGATING.search(clause):
             held.update(tokenize(clause))
     return frozenset(held)
@@ -536,14 +549,14 @@ def asked_negators(question: str) -> frozenset[str]:
     return frozenset(hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(question.replace("\u2019", "'")))
 
 
-def stated_terms(statement: str, asked: frozenset[str], settled: bool) -> frozenset[str]:
+def stated_terms(statement: str, asked: frozenset[str], settled: bool, scoped: bool = False) -> frozenset[str]:
     """``positive_terms``, with the terms of a clause whose negating words the question holds itself
     (``asked``: "allergic" for "Which antibiotic am I allergic to?"), and with ``settled`` (a yes/no
     question) of a clause plainly negated ("I don't eat meat" settles "Am I a vegetarian?"); never a
-    clause saying what ended ("I used to be vegetarian")."""
+    clause saying what ended ("I used to be vegetarian"). ``scoped``: as ``positive_terms``'."""
     text = statement.replace("\u2019", "'")
     held: set[str] = set()
-    for clause in _CLAUSES.split(text):
+    for clause in _clauses_of(scoped).split(text):
         if not clause:
             continue
         negators = {hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(clause)}
