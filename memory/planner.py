@@ -1323,6 +1323,8 @@ def typo_read(space: SearchSpace, question: str, transpositions: bool = False) -
             found = _UNAPOSTROPHISED.get(low) or (near[0] if len(near) == 1 else None)
         elif len(low) >= 5 and word == low and low.isalpha():
             found = _seen_neighbour(space, low) or (_transposed_neighbour(space, low) if transpositions else None)
+        elif transpositions and len(low) >= 3 and word == low and low.isalpha():
+            found = _transposed_neighbour(space, low)   # "dgo": a swap, the one slip short words are read by
         if found:
             found = found[0].upper() + found[1:] if word[0].isupper() else found
             read[word] = found
@@ -1359,7 +1361,8 @@ def _transposed_neighbour(space: SearchSpace, word: str) -> str | None:
     ``word`` swapped make ("ratign" -> "rating", "sitser" -> "sister": the slip of a fast typist) whose
     term the scope holds, when ``word``'s term is unseen, it is no word of the packaged lexicon and
     exactly one such swap does; None otherwise. Any word the scope holds, not only the lexicon's: a
-    swap of two letters rarely turns one real word into another of five letters or more."""
+    swap of two letters rarely turns one real word into another (three letters or more: "dgo" -> "dog";
+    a word ``tokenize`` drops, "form" for "from", has no term and is never read)."""
     terms = tokenize(word)
     if len(terms) != 1 or space.index.df(terms[0]) or word in lexicon.lexicon_words():
         return None
@@ -1369,7 +1372,7 @@ def _transposed_neighbour(space: SearchSpace, word: str) -> str | None:
             continue
         swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
         read = tokenize(swapped)
-        if len(read) == 1 and len(read[0]) >= 4 and space.index.df(read[0]):
+        if len(read) == 1 and len(read[0]) >= min(4, len(word)) and space.index.df(read[0]):
             found[read[0]] = swapped
     return next(iter(found.values())) if len(found) == 1 else None
 
@@ -1948,6 +1951,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     errands = errand_means(question, features)   # ``errand_means``
     share_in = _kind_share(share_in, kinds_of)
     share_in = _other_value_share(share_in, others)   # ``other_values``: "Tomasz teaches violin" holds "plumber"
+    if features("compound_senses"):   # "We walked along the river bank" holds no "bank" of "Which bank ...?"
+        share_in = _sense_share(share_in, space, question)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
@@ -5125,4 +5130,28 @@ def latest_read(question: str) -> str | None:
     text = question.replace("\u2019", "'")
     read = _LATEST.sub(lambda found: found.group(1), text)
     return read if read != text else None
+
+
+# ``compound_senses`` (issue 13, session 11, asked11): a word of the question that a record says only inside
+# a longer phrase the packaged thesaurus writes out ("river bank", "spare time", "blood work", "flat
+# white") is that phrase's, another sense: it holds no share of the question ("Which bank do I use?" /
+# "We walked along the river bank in Deventer"), unless the question says the phrase too
+def _sense_share(share_in: Callable[[frozenset[str], str], float], space: SearchSpace,
+                 question: str) -> Callable[[frozenset[str], str], float]:
+    """``share_in`` with the question's terms a record holds only inside a written phrase left out."""
+    asked_tokens = tokenize(question)
+    terms = frozenset(t for t in asked_tokens if lexicon.compound_terms(t)
+                      and not lexicon.only_in_compounds(t, asked_tokens))
+    if not terms:
+        return share_in
+    cache = space.memo("compound_senses")
+
+    def shared(held: frozenset[str], record_id: str) -> float:
+        found = cache.get((record_id, terms))
+        if found is None:
+            tokens = tokenize(space.records[record_id]["statement"])
+            found = cache[(record_id, terms)] = frozenset(
+                t for t in terms if t in held and lexicon.only_in_compounds(t, tokens))
+        return share_in(held - found if found else held, record_id)
+    return shared
 

@@ -130,6 +130,9 @@ def test_two_swapped_letters_are_read_toward_a_scope_word(tmp_path):
     assert planner.typo_read(space, "whats my chess ratign") == ("what's my chess ratign", {"whats": "what's"})
     assert planner.typo_read(space, "where does my sitser work", True)[0] == "where does my sister work"
     assert planner.typo_read(space, "what is my visas number", True) is None   # no swap makes a scope word
+    space = space_of([fact("dog", "My dog Bran is a collie.", key="user.dog")], tmp_path / "short")
+    assert planner.typo_read(space, "what is my dgo called", True)[0] == "what is my dog called"
+    assert planner.typo_read(space, "what is my dgo called") is None
 
 
 def test_a_question_with_swapped_letters_answers_as_typed_right():
@@ -177,3 +180,11 @@ def test_a_team_is_named_after_the_verb_of_its_game():
     for statement in ("I bowl for Sefton Park on Saturdays.", "She throws for the Red Lion."):
         assert lexicon.held_categories({"team": team}, frozenset(), frozenset(), False, statement) == {"team"}
     assert not lexicon.held_categories({"team": team}, frozenset(), frozenset(), False, "I throw the ball for Rex.")
+
+
+def test_a_word_said_only_inside_a_written_phrase_is_another_sense(tmp_path):
+    space = space_of([fact("river", "We walked along the river bank in Deventer.", key="user.walk"),
+                      fact("time", "In my spare time I paint watercolours.", key="user.paint")], tmp_path)
+    assert support(space, "Which bank do I use?")["river"] == 0.0
+    assert support(space, "Which bank do I use?", off="compound_senses")["river"] > 0.2
+    assert support(space, "Where do I walk along the river bank?")["river"] > 0.2   # asked whole, it is held

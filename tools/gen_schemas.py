@@ -56,7 +56,8 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "other_values", "whole_attributes", "place_residence",
                       "typo_transpositions", "member_required",
                       "occupation_subjects", "indefinite_members",
-                      "negation_scope", "latest_values")
+                      "negation_scope", "latest_values",
+                      "compound_senses")
 
 
 def enum(values):

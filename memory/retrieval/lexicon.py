@@ -471,6 +471,16 @@ def _only_in_compounds(term: str, tokens: list[str]) -> bool:
     return True
 
 
+def compound_terms(term: str) -> tuple[frozenset[str], ...]:
+    """The phrases of two or more terms the thesaurus writes out holding ``term`` (``compound_senses``)."""
+    return _compounds().get(term, ())
+
+
+def only_in_compounds(term: str, tokens: list[str]) -> bool:
+    """``_only_in_compounds`` for a term any written phrase holds (False for one none holds)."""
+    return bool(compound_terms(term)) and _only_in_compounds(term, tokens)
+
+
 def synonym_terms(asked: tuple) -> list[str]:
     """Every term of the other phrases the asked groups write out (to find the records stating one;
     a category's members taken by '@' are read, not searched: "work" would search ~150 jobs)."""
