@@ -1947,7 +1947,6 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     share_in = _lexicon_share(share, space, question, features, forms, weights)
     kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
     heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
-    members = member_holders(space, question, features, forms) if heads is None else None   # ``member_required``
     errands = errand_means(question, features)   # ``errand_means``
     share_in = _kind_share(share_in, kinds_of)
     share_in = _other_value_share(share_in, others)   # ``other_values``: "Tomasz teaches violin" holds "plumber"
@@ -2147,8 +2146,6 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0
         if heads is not None and not heads(record_id):
             return 0.0   # ``unseen_heads``: "Flying to Lisbon on the 3rd" names no airline
-        if members is not None and not members(record_id):
-            return 0.0   # ``member_required``: "Thursdays I pick up the veg box" names no sport
         if errands and not _states_means(lexicon.without_errands(space.records[record_id]["statement"]), question):
             return 0.0   # ``errand_means``: "I walk the dog before work" is no way of getting to work
         if event:   # ``event_questions``: what a record of the subject, said then, tells
@@ -5012,45 +5009,6 @@ def asked_residence_verb(question: str, base: Callable[[str], str]) -> frozenset
     """``place_residence``: the terms of the verb of living a question holds (none without one)."""
     found = _RESIDES_VERB.search(question.replace("\u2019", "'"))
     return frozenset(base(t) for t in tokenize(found.group(1))) if found else frozenset()
-
-
-# ``member_required`` (issue 13, session 11, asked11): "Which sport do I play on Thursdays?", "What
-# instrument does Jo play?" ask a member of a category the lexicon knows, by its head noun after
-# what/which: a record answers only when it names one (a member in a clause negating nothing, the
-# category's own word, a place for a place category, a name after the category's verb or, for a
-# category whose members are names, a capitalised name: ``unseen_heads``' reading when the scope never
-# saw the head). "Thursdays I pick up the veg box" shares the day and names no sport.
-def member_holders(space: SearchSpace, question: str, features, forms: bool) -> Callable[[str], bool] | None:
-    """``member_required``: record_id -> whether a record names a member of the category a what/which
-    question asks by its head noun; None when the head is no category of the lexicon."""
-    if not features("member_required"):
-        return None
-    found = _UNSEEN_HEAD.match(question.replace("\u2019", "'"))
-    if found is None or asked_value(question) is not None:
-        return None
-    terms = tokenize(found.group(1).split()[-1])
-    category = lexicon.categories().get(terms[0]) if len(terms) == 1 else None
-    if category is None:
-        return None
-    asked = {terms[0]: category}
-    words = frozenset(terms) | frozenset(base_term(t) for t in terms)
-    question_terms = frozenset(tokenize(_folded(question)))
-    scoped = features("negation_scope")
-    cache = space.memo("member_required")
-
-    def holds(record_id: str) -> bool:
-        held = cache.get((record_id, question))
-        if held is None:
-            statement = space.records[record_id]["statement"].replace("\u2019", "'")
-            stated = space.term_set(record_id)
-            held = cache[(record_id, question)] = bool(
-                space.records[record_id]["kind"] == "negative"   # "I don't own a car" bounds its colour
-                or not words.isdisjoint(_with_bases(stated) if forms else stated)
-                or lexicon.held_categories(asked, stated, lexicon.positive_terms(statement, scoped),
-                                           category.place and lexicon.names_place(statement), statement)
-                or (category.strict and _names_other_value(statement, question_terms)))
-        return held
-    return holds
 
 
 # ``whole_attributes``, any head: "What's my chess rating?", "What is my car insurance?" ask the head of a

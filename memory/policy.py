@@ -107,7 +107,6 @@ ADDED_KEYS = {
         ("features", "whole_attributes"): False,   # 'my blood type' was answered by 'type 2 diabetes'
         ("features", "place_residence"): False,   # 'Which suburb do we live in?' abstained beside 'We moved to Sandy Bay'
         ("features", "typo_transpositions"): False,   # 'whats my chess ratign' searched for 'ratign'
-        ("features", "member_required"): False,   # 'Which sport do I play on Thursdays?' cited 'Thursdays I pick up the veg box'
         ("features", "occupation_subjects"): False,   # 'What does Ben do for work?' was answered by the caller's job
         ("features", "indefinite_members"): False,   # 'Do I have a chronic condition?' asked no member of the category
         ("features", "negation_scope"): False,   # 'coeliac and avoids gluten' stated no coeliac

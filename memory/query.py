@@ -182,7 +182,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
     request = _indefinite_read(request, retrieval, steps)   # ``indefinite_members``
-    request, latest = _latest_read(request, retrieval, steps)   # ``latest_values``
+    # ``latest_values``: "my latest LDL" cites the latest statement first (the word is read out after the search)
+    latest = retrieval.feature("latest_values") and planner.latest_read(request.text) is not None
     asked_first: str | None = None   # the caller's scope's question without its time words
     periods = retrieval.feature("question_periods")
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
@@ -209,6 +210,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         result = _plan(space, request, settings, retrieval, llm_transport, as_of)
         steps += result.steps
         terms = result.query_terms
+        decided = _decision_read(request, space, retrieval, steps)
+        if decided is not request:   # what the decision reads, the search (and its ranking) as asked
+            request, acts = decided, planner.without_aspect(decided.text) if retrieval.feature("aspect_words") \
+                else decided.text
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
         # set up when first read: the decision reads few (``Match.defer``)
@@ -588,7 +593,7 @@ def _typo_read(request: QueryRequest, space, retrieval, steps: list) -> QueryReq
     the request itself when it holds none. The answer still echoes the question as asked."""
     if not retrieval.feature("typo_terms"):
         return request
-    found = planner.typo_read(space, request.text, retrieval.feature("typo_transpositions"))
+    found = planner.typo_read(space, request.text)
     if found is None:
         return request
     steps.append({"action": "typo_read", "read": found[1]})
@@ -608,16 +613,24 @@ def _indefinite_read(request: QueryRequest, retrieval, steps: list) -> QueryRequ
     return replace(request, text=found)
 
 
-def _latest_read(request: QueryRequest, retrieval, steps: list) -> tuple[QueryRequest, bool]:
-    """``features.latest_values`` (``planner.latest_read``): "What's my latest LDL?" read as "What's my
-    LDL?", marked in the trace, and whether it was (the answer then cites the latest statement first)."""
-    if not retrieval.feature("latest_values"):
-        return request, False
-    found = planner.latest_read(request.text)
-    if found is None:
-        return request, False
-    steps.append({"action": "latest_read", "read": found})
-    return replace(request, text=found), True
+def _decision_read(request: QueryRequest, space, retrieval, steps: list) -> QueryRequest:
+    """The question as the support tests and the decision read it, once the searches have run on it as
+    asked (their ranking, what a retrieval caller gets, is unchanged), each reading marked in the trace:
+    ``features.typo_transpositions`` (``planner.typo_read``: "whats my chess ratign" -> "... rating"),
+    ``features.latest_values`` (``planner.latest_read``: "What's my latest LDL?" -> "What's my LDL?", the
+    word says which value and names nothing a record must hold). The request itself when neither reads."""
+    text = request.text
+    if retrieval.feature("typo_terms") and retrieval.feature("typo_transpositions"):
+        found = planner.typo_read(space, text, True)
+        if found is not None:
+            steps.append({"action": "typo_read", "read": found[1]})
+            text = found[0]
+    if retrieval.feature("latest_values"):
+        found = planner.latest_read(text)
+        if found is not None:
+            steps.append({"action": "latest_read", "read": found})
+            text = found
+    return request if text == request.text else replace(request, text=text)
 
 
 def latest_order(evidence: list, min_coverage: float) -> list:

@@ -4,8 +4,7 @@ A question asks an attribute (or a kind of value) of a subject; a record answers
 that attribute of that subject. A yes/no question is answered by the same attribute with any value
 (``other_values``: "Is Tomasz a plumber?" / "Tomasz teaches violin" answers no); an attribute named by
 a generic head and a modifier is held only whole (``whole_attributes``: "type 2 diabetes" is no blood
-type); a kind of place asks where one lives (``place_residence``); a what/which question asking a
-member of a lexicon category needs one named (``member_required``); a typist's swapped letters are
+type); a kind of place asks where one lives (``place_residence``); a typist's swapped letters are
 read toward a scope word (``typo_transpositions``). Each test fails with its key off; the twins on the
 same store keep their answer.
 """
@@ -102,23 +101,6 @@ def test_a_moved_to_place_answers_which_suburb_or_village(tmp_path):
         got = support(space, question)
         assert got["move"] > 0.2 and got["flat"] == 0.0, question
         assert support(space, question, off="place_residence")["move"] < 0.2, question
-
-
-# -- member_required: a member of the asked category, not a record sharing the rest ----------------
-
-def test_a_which_question_on_a_category_the_scope_saw_needs_a_member(tmp_path):
-    space = space_of([fact("hall", "The sports hall is shut for repairs.", key="hall.repairs"),
-                      fact("sq", "Squash with Dev on Mondays at the club.", key="user.squash"),
-                      fact("mon", "On Mondays I play cards with my niece.", key="user.monday")], tmp_path)
-    got = support(space, "Which sport do I play on Mondays?")
-    assert got["sq"] > 0.2 and got["mon"] == 0.0
-    assert support(space, "Which sport do I play on Mondays?", off="member_required")["mon"] > 0.2
-
-
-def test_a_negative_bounds_the_member_asked_of_its_thing(tmp_path):
-    space = space_of([fact("nocar", "I don't own a car.", kind="negative", key="user.car"),
-                      fact("green", "Green is my favourite colour.", key="user.colour")], tmp_path)
-    assert support(space, "What colour is my car?")["nocar"] > 0.0
 
 
 # -- typo_transpositions: two adjacent letters swapped -------------------------------------------------

@@ -54,7 +54,7 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage",
                       "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known",
                       "other_values", "whole_attributes", "place_residence",
-                      "typo_transpositions", "member_required",
+                      "typo_transpositions",
                       "occupation_subjects", "indefinite_members",
                       "negation_scope", "latest_values",
                       "compound_senses")

@@ -471,14 +471,35 @@ def _only_in_compounds(term: str, tokens: list[str]) -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def _other_senses() -> dict[str, tuple[frozenset[str], ...]]:
+    """term -> the written phrases of two or more terms holding it in a group that does not hold the
+    term alone: another sense of it ("river bank" beside riverside, not bank; "spare time", "blood
+    work", "flat white"), not a kind of it ("red wine" beside wine, "bank account" beside bank)."""
+    found: dict[str, set[frozenset[str]]] = {}
+    for group in _groups_written():
+        for phrase in group:
+            if len(phrase) > 1:
+                for term in phrase:
+                    if frozenset({term}) not in group:
+                        found.setdefault(term, set()).add(phrase)
+    return {term: tuple(phrases) for term, phrases in found.items()}
+
+
 def compound_terms(term: str) -> tuple[frozenset[str], ...]:
-    """The phrases of two or more terms the thesaurus writes out holding ``term`` (``compound_senses``)."""
-    return _compounds().get(term, ())
+    """``compound_senses``: the written phrases holding ``term`` in another sense (``_other_senses``)."""
+    return _other_senses().get(term, ())
 
 
 def only_in_compounds(term: str, tokens: list[str]) -> bool:
-    """``_only_in_compounds`` for a term any written phrase holds (False for one none holds)."""
-    return bool(compound_terms(term)) and _only_in_compounds(term, tokens)
+    """Whether every place ``tokens`` say ``term`` is inside a written phrase holding it in another
+    sense, said there word by word (False for a term no such phrase holds)."""
+    phrases = compound_terms(term)
+    at = [i for i, t in enumerate(tokens) if t == term]
+    if not phrases or not at:
+        return False
+    return all(any(frozenset(tokens[start:start + len(phrase)]) == phrase for phrase in phrases
+                   for start in range(max(0, i - len(phrase) + 1), i + 1)) for i in at)
 
 
 def synonym_terms(asked: tuple) -> list[str]:
