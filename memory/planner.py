@@ -1356,6 +1356,27 @@ def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
     return None
 
 
+def transposition_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] | None:
+    """``typo_transpositions``: ``question`` with each lower-case word of three letters or more whose
+    term the scope never saw read as the scope word two of its adjacent letters swapped make
+    (``_transposed_neighbour``), and {typed: read}; None when no word is read so."""
+    text = question.replace("\u2019", "'")
+    read: dict[str, str] = {}
+    pieces, at = [], 0
+    for hit in _TYPED_WORD.finditer(text):
+        word = hit.group(0)
+        if len(word) < 3 or word != word.lower() or not word.isalpha():
+            continue
+        found = _transposed_neighbour(space, word)
+        if found:
+            read[word] = found
+            pieces += [text[at:hit.start()], found]
+            at = hit.end()
+    if not read:
+        return None
+    return "".join(pieces) + text[at:], read
+
+
 def _transposed_neighbour(space: SearchSpace, word: str) -> str | None:
     """``typo_transpositions`` (issue 13, session 11, asked11): the word two adjacent letters of
     ``word`` swapped make ("ratign" -> "rating", "sitser" -> "sister": the slip of a fast typist) whose

@@ -621,7 +621,7 @@ def _decision_read(request: QueryRequest, space, retrieval, steps: list) -> Quer
     word says which value and names nothing a record must hold). The request itself when neither reads."""
     text = request.text
     if retrieval.feature("typo_terms") and retrieval.feature("typo_transpositions"):
-        found = planner.typo_read(space, text, True)
+        found = planner.transposition_read(space, text)
         if found is not None:
             steps.append({"action": "typo_read", "read": found[1]})
             text = found[0]
