@@ -1304,7 +1304,7 @@ def _one_edit(word: str) -> set[str]:
             | {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits for c in _LETTERS})
 
 
-def typo_read(space: SearchSpace, question: str, transpositions: bool = False) -> tuple[str, dict[str, str]] | None:
+def typo_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] | None:
     """``typo_terms``: ``question`` with its typed-wrong words read as what they are one edit from, and
     {typed: read}; None when it holds none. The first word is read as a question word ("waht" ->
     "what", "wheres" -> "where's") when it is none and exactly one is one edit away; another word whose
@@ -1322,9 +1322,7 @@ def typo_read(space: SearchSpace, question: str, transpositions: bool = False) -
             near = [w for w in _QUESTION_WORDS if w in _one_edit(low)] if len(low) >= 3 else []
             found = _UNAPOSTROPHISED.get(low) or (near[0] if len(near) == 1 else None)
         elif len(low) >= 5 and word == low and low.isalpha():
-            found = _seen_neighbour(space, low) or (_transposed_neighbour(space, low) if transpositions else None)
-        elif transpositions and len(low) >= 3 and word == low and low.isalpha():
-            found = _transposed_neighbour(space, low)   # "dgo": a swap, the one slip short words are read by
+            found = _seen_neighbour(space, low)
         if found:
             found = found[0].upper() + found[1:] if word[0].isupper() else found
             read[word] = found

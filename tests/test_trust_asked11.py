@@ -108,12 +108,12 @@ def test_a_moved_to_place_answers_which_suburb_or_village(tmp_path):
 def test_two_swapped_letters_are_read_toward_a_scope_word(tmp_path):
     space = space_of([fact("chess", "My chess rating is 1640 on lichess.", key="user.chess"),
                       fact("sis", "My sister works at the Mater.", key="sister.job")], tmp_path)
-    assert planner.typo_read(space, "whats my chess ratign", True)[0] == "what's my chess rating"
+    assert planner.transposition_read(space, "what's my chess ratign")[0] == "what's my chess rating"
     assert planner.typo_read(space, "whats my chess ratign") == ("what's my chess ratign", {"whats": "what's"})
-    assert planner.typo_read(space, "where does my sitser work", True)[0] == "where does my sister work"
-    assert planner.typo_read(space, "what is my visas number", True) is None   # no swap makes a scope word
+    assert planner.transposition_read(space, "where does my sitser work")[0] == "where does my sister work"
+    assert planner.transposition_read(space, "what is my visas number") is None   # no swap makes a scope word
     space = space_of([fact("dog", "My dog Bran is a collie.", key="user.dog")], tmp_path / "short")
-    assert planner.typo_read(space, "what is my dgo called", True)[0] == "what is my dog called"
+    assert planner.transposition_read(space, "what is my dgo called")[0] == "what is my dog called"
     assert planner.typo_read(space, "what is my dgo called") is None
 
 
