@@ -5014,7 +5014,13 @@ def _holds_compound(space: SearchSpace, record_id: str, compound: tuple[str, fro
     modifier, heads = compound
     held = space.term_set(record_id)
     held = _with_bases(held) if forms else held
-    return modifier in held and not held.isdisjoint(heads)
+    if held.isdisjoint(heads):
+        return False
+    # the owner's own measure says the head of the owner without the thing: "I'm a size 46, wide fit"
+    return modifier in held or bool(_OWNER_HEAD.search(space.records[record_id]["statement"].replace("\u2019", "'")))
+
+
+_OWNER_HEAD = _Lazy(r"(?i)\bI(?:'m|\s+am|\s+wear|\s+take)\s+(?:an?\s+)?(?:size|type|group|kind|sort)\b")
 
 
 # ``place_residence`` (issue 13, session 11, asked11): "Which suburb do we live in now?", "What village
