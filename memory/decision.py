@@ -621,8 +621,12 @@ def follow_supersession(matches: list[Match], records: dict[str, dict], created:
                 match.valid_at = valid_at  # it answers itself: no chain to show
             continue
         previous = added.get(chosen["id"]) or present.get(chosen["id"])
-        if chosen["id"] in present and _strength(present[chosen["id"]])[0] >= _strength(match)[0]:
-            continue  # the successor answers the question by itself: nothing to borrow, no chain
+        if chosen["id"] in present and _strength(present[chosen["id"]])[0] >= _strength(match)[0] \
+                and present[chosen["id"]].coverage > 0:
+            # the successor answers the question by itself: nothing to borrow, no chain (one holding
+            # none of the question's words is never read: ``other_values``' "I moved to Leeds" for
+            # "Do I live in Manchester?" borrows the match's coverage)
+            continue
         if previous is None or _strength(previous) < _strength(match):
             successor = Match(chosen, match.score, match.rank_score, match.coverage, created[chosen["id"]],
                               support=match.support, valid_at=valid_at,

@@ -1098,7 +1098,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
                   forms: bool = False, asked: frozenset[str] | None = None, synonyms: bool = False,
                   kinship: bool = False, roles: bool = False,
                   settled: bool = False, means: bool = False,
-                  compounds: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
+                  compounds: bool = False, residence: bool = False,
+                  scoped: bool = False) -> Callable[[str, frozenset[str]], frozenset[str]] | None:
     """(record_id, held) -> the question's category and relation terms the record holds in other
     words, None when the question asks neither. ``categories``: a category the question asks a
     member of ("What vegetables do I grow?") is held by a member the record states in a clause that
@@ -1142,6 +1143,8 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     if not wanted and not related and not thesaurus and not residing:
         return None
     places = any(category.place for category in wanted.values())
+    if residence and places and not residing:   # ``place_residence``: "Which suburb do we live in?"
+        residing = asked_residence_verb(question, base)
     rest = frozenset(asked or ()) - {base(t) for t in wanted} - {base(t) for t in related} \
         - {base(t) for part in parts.values() for t in part}
     refusing = lexicon.negates(question)
@@ -1153,15 +1156,15 @@ def lexicon_terms(space: SearchSpace, question: str, categories: bool, relations
     def positive(record_id: str) -> frozenset[str]:
         if negators or yes_no:
             cache = space.memo("lexicon_stated")
-            found = cache.get((record_id, negators, yes_no))
+            found = cache.get((record_id, negators, yes_no, scoped))
             if found is None:
-                found = cache[(record_id, negators, yes_no)] = lexicon.stated_terms(
-                    space.records[record_id]["statement"], negators, yes_no)
+                found = cache[(record_id, negators, yes_no, scoped)] = lexicon.stated_terms(
+                    space.records[record_id]["statement"], negators, yes_no, scoped)
             return found
-        cache = space.memo("lexicon_positive")
+        cache = space.memo("lexicon_positive_scoped" if scoped else "lexicon_positive")   # ``negation_scope``
         found = cache.get(record_id)
         if found is None:
-            found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"])
+            found = cache[record_id] = lexicon.positive_terms(space.records[record_id]["statement"], scoped)
         return found
 
     def members_stated(record_id: str, stated: frozenset[str]) -> frozenset[str]:
@@ -1234,7 +1237,8 @@ def _lexicon_share(share: Callable[[frozenset[str]], float], space: SearchSpace,
                           frozenset(weights), synonyms=features("everyday_thesaurus"),
                           kinship=features("kinship_model"), roles=features("member_roles"),
                           settled=features("negated_synonyms"), means=features("means_answers"),
-                          compounds=features("whole_compounds"))
+                          compounds=features("whole_compounds"), residence=features("place_residence"),
+                          scoped=features("negation_scope"))
     if extra is None:
         return lambda held, record_id: share(held)
     return lambda held, record_id: share(held | extra(record_id, held))
@@ -1351,6 +1355,48 @@ def _seen_neighbour(space: SearchSpace, word: str) -> str | None:
         if candidate in words and tokenize(candidate) == [term]:
             return candidate
     return None
+
+
+def transposition_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] | None:
+    """``typo_transpositions``: ``question`` with each lower-case word of three letters or more whose
+    term the scope never saw read as the scope word two of its adjacent letters swapped make
+    (``_transposed_neighbour``), and {typed: read}; None when no word is read so."""
+    text = question.replace("\u2019", "'")
+    read: dict[str, str] = {}
+    pieces, at = [], 0
+    for hit in _TYPED_WORD.finditer(text):
+        word = hit.group(0)
+        if len(word) < 3 or word != word.lower() or not word.isalpha():
+            continue
+        found = _transposed_neighbour(space, word)
+        if found:
+            read[word] = found
+            pieces += [text[at:hit.start()], found]
+            at = hit.end()
+    if not read:
+        return None
+    return "".join(pieces) + text[at:], read
+
+
+def _transposed_neighbour(space: SearchSpace, word: str) -> str | None:
+    """``typo_transpositions`` (issue 13, session 11, asked11): the word two adjacent letters of
+    ``word`` swapped make ("ratign" -> "rating", "sitser" -> "sister": the slip of a fast typist) whose
+    term the scope holds, when ``word``'s term is unseen, it is no word of the packaged lexicon and
+    exactly one such swap does; None otherwise. Any word the scope holds, not only the lexicon's: a
+    swap of two letters rarely turns one real word into another (three letters or more: "dgo" -> "dog";
+    a word ``tokenize`` drops, "form" for "from", has no term and is never read)."""
+    terms = tokenize(word)
+    if len(terms) != 1 or space.index.df(terms[0]) or word in lexicon.lexicon_words():
+        return None
+    found = {}
+    for i in range(len(word) - 1):
+        if word[i] == word[i + 1]:
+            continue
+        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        read = tokenize(swapped)
+        if len(read) == 1 and len(read[0]) >= min(4, len(word)) and space.index.df(read[0]):
+            found[read[0]] = swapped
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 # ``features.unseen_heads``: the kind of value a what/which question asks by its head noun ("Which airline
@@ -2036,6 +2082,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             referred = frozenset(people)
         else:
             anyone = frozenset(people)
+    if features("occupation_subjects") and occupation:   # "What does Ben do for work?": Ben's, whoever he is
+        required = sorted(set(required) | (occupation_doer(question, caller) - set(speakers)))
     asked_name = yes_no_name(question) if features("yes_no_names") else frozenset()
     if asked_name:   # ``yes_no_names``: "Is my sister named Rosa?" asks the name, Rosa is no subject
         required = [t for t in required if t not in asked_name]
@@ -2044,11 +2092,13 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         keys = keys | (yes_no_object(question) - set(tokenize(caller)))
     kinship = features("kinship_model")
     grouped_kin = _kin_groups(space, question) if kinship else {}
+    others = other_value_reader(space, question, features)   # ``other_values``
     if features("unseen_modifier_abstains") and unseen_modifier(space, question, caller, features("yes_no_objects"),
                                                                 frozenset(grouped_kin)
                                                                 | kinds_known(space, question, features)
                                                                 | (asked_kin_group(question) if features("kin_group")
-                                                                   else frozenset())):
+                                                                   else frozenset())
+                                                                | other_values_known(question, others)):
         return lambda record_id, ungated=False: 0.0
     weights = _term_weights(space, terms, names, entity_weight, keys, key_weight)
     form_weight = settings.get("question_form_weight", 1.0)
@@ -2137,6 +2187,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         share = lambda held: share_of_typed(held | _FORM_WORDS[typed])  # noqa: E731
     favourite = _asked_favourite(question, forms) if features("favourite_objects") else frozenset()
     compound = _asked_compound(question, forms) if features("compound_heads") else None
+    whole = _generic_compound(compound) if compound and features("whole_attributes") else None
+    other_head = _asked_head_compound(question, forms) if features("whole_attributes") and not compound else None
     number = features("number_answers") and bool(_ASKS_NUMBER.search(question.replace("\u2019", "'")))
     if features("when_only_abstains"):
         share = _beyond_when(share, weights, _scene_terms(question), forms)
@@ -2145,6 +2197,9 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
     errands = errand_means(question, features)   # ``errand_means``
     share_in = _kind_share(share_in, kinds_of)
+    share_in = _other_value_share(share_in, others)   # ``other_values``: "Tomasz teaches violin" holds "plumber"
+    if features("compound_senses"):   # "We walked along the river bank" holds no "bank" of "Which bank ...?"
+        share_in = _sense_share(share_in, space, question)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
         occupation = frozenset()   # the work is not what is asked: "What happened to Maria's job?"
     if occupation:   # ``occupation_reading``: "My uncle teaches geography" holds the "do"/"job" asked
@@ -2326,6 +2381,10 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
             return 0.0   # ``favourite_objects``: "favourite author" does not answer "my favourite film"
         if compound and _modifies_other_head(space, record_id, compound, forms):
             return 0.0   # ``compound_heads``: "my blood thinner" is no "blood type"
+        if other_head and _modifies_other_head(space, record_id, other_head, forms):
+            return 0.0   # ``whole_attributes``: "The chess club meets ..." is no "chess rating"
+        if whole and not _holds_compound(space, record_id, whole, forms):
+            return 0.0   # ``whole_attributes``: "type 2 diabetes" holds no "blood type", "gave blood" none
         if number and not _states_number(space.records[record_id]["statement"]):
             return 0.0   # ``number_answers``: "a Fairphone 4" names a model, states no phone number
         if ages and not _STATES_AGE.search(space.records[record_id]["statement"]):
@@ -2344,6 +2403,7 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
         if said and not (asked_name and said <= asked_name):
             stated = asserted_terms(space, record_id) if features("asserted_support") else space.term_set(record_id)
             stated = _with_bases(stated) if forms else stated
+            stated = stated | others(record_id) if others else stated   # ``other_values``: another value said
             if stated.isdisjoint(said) or not said_of <= stated:
                 return 0.0   # ``yes_no_predicates``: what is asked is not stated of the subject asked about
         if (typed or attribute) and not states_what_is_asked(record_id):
@@ -3210,7 +3270,7 @@ def asked_verb(question: str) -> str | None:
     return terms[0] if len(terms) == 1 else None
 
 
-def _head_held(head: str, statement: str, key: str) -> bool:
+def _head_held(head: str, statement: str, key: str, scoped: bool = False) -> bool:
     """``head_members``: whether a record holds the head noun of "what/which X" by a member of its
     lexicon category ("a Toyota Prius" is a car) or by its key ("user.work_car")."""
     if head in tokenize(key.replace(".", " ").replace("_", " ")):
@@ -3218,7 +3278,7 @@ def _head_held(head: str, statement: str, key: str) -> bool:
     category = lexicon.categories().get(head)
     if category is None:
         return False
-    stated = lexicon.positive_terms(statement)
+    stated = lexicon.positive_terms(statement, scoped)   # ``negation_scope``: "coeliac and avoids gluten"
     return any(member <= stated for member in category.members)
 
 
@@ -3252,7 +3312,7 @@ def answers_asked(question: str, forms: bool = True, members: bool = False) -> C
 
 
 def asked_head_holders(space: SearchSpace, question: str, caller: str = "", forms: bool = True,
-                       ) -> Callable[[str], bool] | None:
+                       scoped: bool = False) -> Callable[[str], bool] | None:
     """``features.asked_head``: of a what/which question asking a kind of thing by its head noun
     ("What shift did I work on Friday?", "What position did I play?"; ``answer_type``, not an
     attribute or a word saying when) and naming no other thing (``key_terms``, names), record_id ->
@@ -3281,7 +3341,7 @@ def asked_head_holders(space: SearchSpace, question: str, caller: str = "", form
             # "the university pool" is a pool
             return not _only_modifies(record["statement"], head, forms)
         if head in _with_classes(held, kinds) or any(_derived(t, head) for t in held) \
-                or _head_held(word, record["statement"], record.get("memory_key") or ""):
+                or _head_held(word, record["statement"], record.get("memory_key") or "", scoped):
             return True
         # "I support Legia Warsaw": a named value, of a kind the lexicon need not know
         return bool(_NAMES_A_VALUE.search(record["statement"], 1)) and _names_value(record["statement"],
@@ -4987,7 +5047,9 @@ def question_coverage(space: SearchSpace, question: str, settings: dict, caller:
                           kinship=lexicon_features("kinship_model"), roles=lexicon_features("member_roles"),
                           settled=lexicon_features("negated_synonyms"),
                           means=lexicon_features("means_answers"),
-                          compounds=lexicon_features("whole_compounds"))
+                          compounds=lexicon_features("whole_compounds"),
+                          residence=lexicon_features("place_residence"),
+                          scoped=lexicon_features("negation_scope"))
     if extra is None:
         return covers
     kinds = class_kinds(question) if classes else {}
@@ -5342,3 +5404,251 @@ def plan(space: SearchSpace, question: str, settings: dict, features, *, caller:
     steps.append({"action": "take_note", "kept": len(candidates)})
     steps.append({"action": "finish", "searches": sum(1 for s in steps if s["action"] == "search")})
     return PlanResult(candidates, terms, steps)
+
+
+# ``other_values`` (issue 13, session 11, asked11): a yes/no question asks an attribute of a subject by
+# one value of it ("Is Tomasz a plumber?": a job; "Does my son live in Lyon?": where he lives; "Is my
+# dad 70?": an age); a record stating the same attribute of the same subject with ANOTHER value
+# answers it (the answer being no), as one with the same value does (yes): the value asked is held by
+# a record stating a value of the attribute. Only attributes one subject holds one value of at a time:
+# where one lives, an age, a member of a 'single' category of the lexicon (a job, a colour, a car's
+# make; ``lexicon.single_values``), never a sport or a language one may have several of. Whose
+# attribute it is stays the subject tests' business.
+_ASKS_RESIDENCE_YES_NO = _Lazy(r"(?i)^\W*(?:do|does|is|are|am)\s+\S.*?\b(?:live|living|based|reside|"
+                               r"resides|residing)\s+(?:in|at|near)\s+(?P<place>[^?.!]+?)(?:\s+(?:now|still|anymore|"
+                               r"these\s+days|nowadays|currently))?\s*[?.!]*\s*$")
+_STATES_RESIDENCE = _Lazy(r"\b(?i:live[sd]?|living|moved|moves|moving|relocated|relocating|emigrated|based|settled|"
+                          r"resides?|residing)\b(?:\s+(?i:back|out|over|away|now))?\s+(?i:in|to|at|near)\s+(?:the\s+)?"
+                          r"[A-Z]")
+_AGE_VALUE = _Lazy(r"(?i)^(?:(?:over|under|about|nearly|almost|only)\s+)?" + _AGE_NUMBER
+                   + r"(?:\s+(?:years?|yrs?)(?:\s+old)?)?$")
+_WORKS_AS_YES_NO = _Lazy(r"(?i)^\W*(?:do|does|is|are|am)\s+\S.*?\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+"
+                         r"(?P<said>[^?.!]+?)\s*[?.!]*\s*$")
+# one value excludes another at one time: a question of the past ("Was Ana a nurse?", "Did I use to
+# live in Leeds?") is not answered by another value then, which may have held at another moment
+_PRESENT_COPULA = _Lazy(r"(?i)^\W*(?:is|are|am)\b")
+_VALUE_END = _Lazy(r"(?i)\s+(?:now|still|anymore|any\s+more|these\s+days|nowadays|currently|today)\s*$")
+_RESIDENCE_TEXT = "live"
+
+
+@lru_cache(maxsize=512)
+def asked_other_values(question: str) -> tuple[frozenset[str], tuple] | None:
+    """``other_values``: of a yes/no question asking an attribute by a value, the terms of the value
+    asked (with "live" for where one lives: "moved to Montreal" holds neither) and what a statement of
+    another value is read by: ("residence",), ("age",) or ("member", category); None otherwise."""
+    text = question.replace("\u2019", "'")
+    found = _ASKS_RESIDENCE_YES_NO.match(text)
+    if found:
+        place = found.group("place")
+        if not place[:1].isupper():
+            return None   # "Does my son live in a flat?" asks what he lives in, not where
+        return frozenset(tokenize(place)) | frozenset(tokenize(_RESIDENCE_TEXT)), ("residence",)
+    copula = _YES_NO_COPULA.match(text) if _PRESENT_COPULA.match(text) else None
+    found = copula or _WORKS_AS_YES_NO.match(text)
+    if not found:
+        return None
+    said = _VALUE_END.sub("", found.group("said").strip())
+    if copula and _AGE_VALUE.match(said):
+        return frozenset(tokenize(said)), ("age",)
+    values = lexicon.single_values(frozenset(tokenize(said)))
+    if len({category.name for category, _ in values}) != 1:
+        return None   # none, or values of two attributes ("a red Toyota") read by no one rule here
+    return frozenset().union(*(member for _, member in values)), ("member", values[0][0])
+
+
+def states_other_value(read: tuple, statement: str) -> bool:
+    """``other_values``: whether a statement states a value of the attribute ``read`` names, in a
+    clause negating nothing (who it is about is the subject tests')."""
+    text = statement.replace("\u2019", "'")
+    if read[0] == "residence":
+        return any(_STATES_RESIDENCE.search(clause) for clause in lexicon.positive_clauses(text))
+    if read[0] == "age":
+        return bool(_STATES_AGE.search(text))
+    category = read[1]
+    return lexicon.holds_member(category, lexicon.positive_terms(text)) or (
+        category.name == "job" and states_occupation(text))
+
+
+def other_value_reader(space: SearchSpace, question: str, features) -> Callable[[str], frozenset[str]] | None:
+    """``other_values``: record_id -> the terms of the value a yes/no question asks, which a record
+    stating another value of the same attribute holds (empty when it states none); None when the
+    question asks no such value. Read per record on first use."""
+    if not features("other_values"):
+        return None
+    asked = asked_other_values(question)
+    if asked is None:
+        return None
+    terms, read = asked
+    cache = space.memo("other_values")
+
+    def held(record_id: str) -> frozenset[str]:
+        found = cache.get((record_id, question))
+        if found is None:
+            found = cache[(record_id, question)] = terms if states_other_value(
+                read, space.records[record_id]["statement"]) else frozenset()
+        return found
+    return held
+
+
+def _other_value_share(share: Callable[[frozenset[str], str], float],
+                       others: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
+    """``other_values``: ``share`` with the value asked held by a record stating another of its attribute."""
+    if others is None:
+        return share
+    return lambda held, record_id: share(held | others(record_id), record_id)
+
+
+def other_values_known(question: str, others: Callable[[str], frozenset[str]] | None) -> frozenset[str]:
+    """``other_values``: the value a yes/no question asks is no unseen modifier (a record stating
+    another value answers: "Is Marta a dentist?" in a scope that never saw a dentist)."""
+    if others is None:
+        return frozenset()
+    asked = asked_other_values(question)
+    return asked[0] if asked else frozenset()
+
+
+# ``whole_attributes`` (issue 13, session 11, asked11): "my blood type", "my shoe size" ask an attribute
+# named by two words, the head a generic word of kinds and measures (type, group, kind, sort, size) that
+# records use in other senses ("type 2 diabetes", "the wrong size for the lounge"), the modifier naming
+# what it is of; a record holding one of the two without the other ("Gave blood on Friday", "new running
+# shoes") does not state the attribute: it answers only holding both ("My blood group is A+", "I'm a
+# size 9 in shoes")
+_GENERIC_HEADS_TEXT = "type group kind sort size"
+_GENERIC_HEADS = frozenset(("type", "group", "kind", "sort", "size"))
+
+
+def _generic_compound(compound: tuple[str, frozenset[str]]) -> tuple[str, frozenset[str]] | None:
+    """``whole_attributes``: the asked compound (``_asked_compound``) when its head is a generic
+    word of kinds and measures, else None (a colour, a name, a price have rules of their own)."""
+    return compound if compound[1] & _GENERIC_HEADS else None
+
+
+def _holds_compound(space: SearchSpace, record_id: str, compound: tuple[str, frozenset[str]], forms: bool) -> bool:
+    """Whether a record holds the modifier and a word of the head of an asked compound."""
+    modifier, heads = compound
+    held = space.term_set(record_id)
+    held = _with_bases(held) if forms else held
+    if held.isdisjoint(heads):
+        return False
+    # the owner's own measure says the head of the owner without the thing: "I'm a size 46, wide fit"
+    return modifier in held or bool(_OWNER_HEAD.search(space.records[record_id]["statement"].replace("\u2019", "'")))
+
+
+_OWNER_HEAD = _Lazy(r"(?i)\bI(?:'m|\s+am|\s+wear|\s+take)\s+(?:an?\s+)?(?:size|type|group|kind|sort)\b")
+
+
+# ``place_residence`` (issue 13, session 11, asked11): "Which suburb do we live in now?", "What village
+# does my aunt live in?" ask where one lives by a kind of place (suburb, neighbourhood, district, town,
+# village: the lexicon's place categories); the verb of living is held by a record naming a place in a
+# clause negating nothing ("We moved to Kingston Beach"), as for "Where do we live?" (``kinship_model``)
+_RESIDES_VERB = _Lazy(r"(?i)\b(live|lives|living|lived|based|reside|resides|residing)\b")
+
+
+def asked_residence_verb(question: str, base: Callable[[str], str]) -> frozenset[str]:
+    """``place_residence``: the terms of the verb of living a question holds (none without one)."""
+    found = _RESIDES_VERB.search(question.replace("\u2019", "'"))
+    return frozenset(base(t) for t in tokenize(found.group(1))) if found else frozenset()
+
+
+# ``whole_attributes``, any head: "What's my chess rating?", "What is my car insurance?" ask the head of a
+# modifier the question owns; a record holding none of the head's words that uses the modifier before
+# another lower-case word ("The chess club meets ...") is about that other thing (``compound_heads``'
+# reading, for a head that is no attribute word, in a question that asks what the thing is)
+_ASKED_HEAD_COMPOUND = _Lazy(r"(?i)^\W*(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:my|our|your|his|her|"
+                             r"their)\s+([^\W\d_][\w-]*)\s+([^\W\d_][\w-]*)\s*[?.!]*\s*$")
+
+
+def _asked_head_compound(question: str, forms: bool) -> tuple[str, frozenset[str]] | None:
+    """The modifier's term and the head's of "What is my <modifier> <head>?", None otherwise."""
+    found = _ASKED_HEAD_COMPOUND.match(question.replace("\u2019", "'"))
+    if not found:
+        return None
+    modifier, head = tokenize(found.group(1)), tokenize(found.group(2))
+    if len(modifier) != 1 or len(head) != 1 or head[0] in _NOT_PREDICATES or modifier[0] in _RELATIONS \
+            or _STATES_FAVOURITE.match(found.group(1) + " " + found.group(2)) \
+            or found.group(1).lower().endswith(_ADJECTIVE_ENDINGS):
+        return None   # "my favourite dish" is ``favourite_objects``': an adjective qualifies the same thing
+    base = base_term if forms else (lambda t: t)
+    # the head in other words of its thesaurus group ("rating": grade) is the head
+    heads = frozenset(head) | frozenset(lexicon.synonym_terms(lexicon.asked_synonyms(frozenset(head))))
+    return base(modifier[0]), frozenset(base(t) for t in heads)
+
+
+# ``occupation_subjects`` (issue 13, session 11, asked11): "What does Ben do for work?" asks the work of
+# the one it names as the doer, a person whether or not a fact of the scope gives the name a relation:
+# a record that does not hold the name ("I work as a civil engineer") states someone else's work
+_OCCUPATION_DOER = _Lazy(r"^\W*(?i:what)\s+(?i:does|did|do)\s+([A-Z][\w'-]*)\s+(?i:do)\b")
+
+
+def occupation_doer(question: str, caller: str) -> frozenset[str]:
+    """``occupation_subjects``: the terms of the name a question asking someone's work opens with as
+    the doer ("What does Ben do for a living?": ben), none for the caller or no name."""
+    found = _OCCUPATION_DOER.match(question.replace("\u2019", "'"))
+    if not found:
+        return frozenset()
+    own = frozenset(tokenize(_folded(caller))) | _OWNER_WORDS
+    terms = frozenset(tokenize(_folded(found.group(1)))) - own - _TIME_WORDS
+    return terms if terms and not terms & _RELATIONS else frozenset()
+
+
+# ``indefinite_members`` (issue 13, session 11, asked11): "Do I have a chronic condition?", "Does Jo play a
+# sport?" ask whether a member of a lexicon category is held, as "Do I have any chronic conditions?" does:
+# the indefinite article before the category word (or before the one word qualifying it) is read as "any"
+_INDEFINITE_MEMBER = _Lazy(r"(?i)^\W*(?:do|does|did)\s+(?:i|you|we|he|she|they|(?:my|our|your|his|her|their)\s+"
+                           r"[^\W\d_][\w-]*|[^\W\d_][\w'-]*)\s+(?:have|own|play|speak|take|keep|suffer\s+from|get)\s+"
+                           r"(an?)\s+([^\W\d_][\w'-]*)(?:\s+([^\W\d_][\w'-]*))?")
+
+
+def indefinite_read(question: str) -> str | None:
+    """``indefinite_members``: a yes/no question's "a"/"an" before a category word of the lexicon (or
+    one word before it) read as "any"; None when the question has none."""
+    text = question.replace("\u2019", "'")
+    found = _INDEFINITE_MEMBER.match(text)
+    if not found:
+        return None
+    known = lexicon.categories()
+    for word in (found.group(2), found.group(3)):
+        terms = tokenize(word) if word else []
+        if len(terms) == 1 and terms[0] in known:
+            return text[:found.start(1)] + "any" + text[found.end(1):]
+    return None
+
+
+# ``latest_values`` (issue 13, session 11, asked11): "What's my latest LDL?", "my most recent HbA1c" ask
+# the value of a measure stated last: the word says WHICH value (when), names nothing a record must hold,
+# and the answer cites the most recent statement first
+_LATEST = _Lazy(r"(?i)\b((?:my|our|your|his|her|their|the)\s+)(?:latest|newest|most\s+recent|most\s+up[\s-]to[\s-]date)"
+                r"\s+(?=[^\W\d_])")
+
+
+def latest_read(question: str) -> str | None:
+    """``latest_values``: ``question`` without its word asking the latest value ("What's my latest LDL?"
+    -> "What's my LDL?"); None when it holds none."""
+    text = question.replace("\u2019", "'")
+    read = _LATEST.sub(lambda found: found.group(1), text)
+    return read if read != text else None
+
+
+# ``compound_senses`` (issue 13, session 11, asked11): a word of the question that a record says only inside
+# a longer phrase the packaged thesaurus writes out ("river bank", "spare time", "blood work", "flat
+# white") is that phrase's, another sense: it holds no share of the question ("Which bank do I use?" /
+# "We walked along the river bank in Deventer"), unless the question says the phrase too
+def _sense_share(share_in: Callable[[frozenset[str], str], float], space: SearchSpace,
+                 question: str) -> Callable[[frozenset[str], str], float]:
+    """``share_in`` with the question's terms a record holds only inside a written phrase left out."""
+    asked_tokens = tokenize(question)
+    terms = frozenset(t for t in asked_tokens if lexicon.compound_terms(t)
+                      and not lexicon.only_in_compounds(t, asked_tokens))
+    if not terms:
+        return share_in
+    cache = space.memo("compound_senses")
+
+    def shared(held: frozenset[str], record_id: str) -> float:
+        found = cache.get((record_id, terms))
+        if found is None:
+            tokens = tokenize(space.records[record_id]["statement"])
+            found = cache[(record_id, terms)] = frozenset(
+                t for t in terms if t in held and lexicon.only_in_compounds(t, tokens))
+        return share_in(held - found if found else held, record_id)
+    return shared
+

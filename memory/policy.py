@@ -104,6 +104,15 @@ ADDED_KEYS = {
         ("features", "number_answers"): False,   # 'my phone number' was answered by the phone's model
         ("features", "asked_attributes"): False,   # 'What colour is my van?' was answered by the van's make
         ("features", "value_units"): False,   # '40 lengths of the pool' stated no distance
+        ("features", "whole_attributes"): False,   # 'my blood type' was answered by 'type 2 diabetes'
+        ("features", "place_residence"): False,   # 'Which suburb do we live in?' abstained beside 'We moved to Sandy Bay'
+        ("features", "typo_transpositions"): False,   # 'whats my chess ratign' searched for 'ratign'
+        ("features", "occupation_subjects"): False,   # 'What does Ben do for work?' was answered by the caller's job
+        ("features", "indefinite_members"): False,   # 'Do I have a chronic condition?' asked no member of the category
+        ("features", "negation_scope"): False,   # 'coeliac and avoids gluten' stated no coeliac
+        ("features", "latest_values"): False,   # 'What's my latest LDL?' abstained on the unseen 'latest'
+        ("features", "compound_senses"): False,   # 'Which bank do I use?' was answered by the river bank
+        ("features", "other_values"): False,   # 'Is Tomasz a plumber?' abstained beside 'Tomasz teaches violin'
         ("features", "kind_members"): False,   # '1,100 nautical miles' no distance, 'Our Maine Coon' no cat, '500 mg' no dose
         ("features", "typo_terms"): False,   # 'wheres my brothr live' searched for 'brothr', a term no record holds
         ("features", "unseen_heads"): False,   # 'Which airline ...?' was answered by 'Flying to Lisbon on the 3rd'

@@ -182,6 +182,9 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
     if candidates_per_search:
         settings["candidates_per_search"] = candidates_per_search
     matches, steps, terms, marks, read = [], [], [], [], []
+    request = _indefinite_read(request, retrieval, steps)   # ``indefinite_members``
+    # ``latest_values``: "my latest LDL" cites the latest statement first (the word is read out after the search)
+    latest = retrieval.feature("latest_values") and planner.latest_read(request.text) is not None
     asked_first: str | None = None   # the caller's scope's question without its time words
     periods = retrieval.feature("question_periods")
     # "last week", "two weeks ago": a turn answers only if it was said then (``question_period``)
@@ -208,6 +211,10 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         result = _plan(space, request, settings, retrieval, llm_transport, as_of)
         steps += result.steps
         terms = result.query_terms
+        decided = _decision_read(request, space, retrieval, steps)
+        if decided is not request:   # what the decision reads, the search (and its ranking) as asked
+            request, acts = decided, planner.without_aspect(decided.text) if retrieval.feature("aspect_words") \
+                else decided.text
         # both planners face one sufficiency rule (what the question is about, stated, not asked)
         supports = planner.support(space, request.text, settings, retrieval.feature, request.user)
         # set up when first read: the decision reads few (``Match.defer``)
@@ -361,6 +368,8 @@ def _evaluate(store: Store, request: QueryRequest, llm_transport=None,
         verdict.evidence = typed_order(verdict.evidence, request.text, retrieval.decision["min_coverage"],
                                        forms=retrieval.feature("irregular_forms"),
                                        members=retrieval.feature("head_members"))
+    if latest and verdict.evidence:
+        verdict.evidence = latest_order(verdict.evidence, retrieval.decision["min_coverage"])
     if retrieval.feature("then_links_first") and verdict.knowledge_state == "VERIFIED_HISTORICAL":
         verdict.evidence = then_order(verdict.evidence, now, retrieval.decision["min_coverage"])
     if retrieval.feature("typed_answers") and verdict.reason_code == "insufficient_evidence":
@@ -492,7 +501,7 @@ class _ReadTests:
         if moods is not None:
             tests.append(moods)
         if retrieval.feature("asked_head"):
-            head = _head_support(self._space, self._acts, request.user, forms)
+            head = _head_support(self._space, self._acts, request.user, forms, retrieval.feature("negation_scope"))
             if head is not None:
                 tests.append(head)
         if self._acts != request.text:
@@ -676,13 +685,62 @@ def _typo_read(request: QueryRequest, space, retrieval, steps: list) -> QueryReq
     return replace(request, text=found[0])
 
 
-def _head_support(space, question: str, caller: str, forms: bool) -> Callable[[str, dict], bool] | None:
+def _indefinite_read(request: QueryRequest, retrieval, steps: list) -> QueryRequest:
+    """``features.indefinite_members`` (``planner.indefinite_read``): "Do I have a chronic condition?"
+    read as "Do I have any chronic condition?", marked in the trace; the request itself otherwise.
+    The answer still echoes the question as asked."""
+    if not retrieval.feature("indefinite_members"):
+        return request
+    found = planner.indefinite_read(request.text)
+    if found is None:
+        return request
+    steps.append({"action": "indefinite_read", "read": found})
+    return replace(request, text=found)
+
+
+def _decision_read(request: QueryRequest, space, retrieval, steps: list) -> QueryRequest:
+    """The question as the support tests and the decision read it, once the searches have run on it as
+    asked (their ranking, what a retrieval caller gets, is unchanged), each reading marked in the trace:
+    ``features.typo_transpositions`` (``planner.typo_read``: "whats my chess ratign" -> "... rating"),
+    ``features.latest_values`` (``planner.latest_read``: "What's my latest LDL?" -> "What's my LDL?", the
+    word says which value and names nothing a record must hold). The request itself when neither reads."""
+    text = request.text
+    if retrieval.feature("typo_terms") and retrieval.feature("typo_transpositions"):
+        found = planner.transposition_read(space, text)
+        if found is not None:
+            steps.append({"action": "typo_read", "read": found[1]})
+            text = found[0]
+    if retrieval.feature("latest_values"):
+        found = planner.latest_read(text)
+        if found is not None:
+            steps.append({"action": "latest_read", "read": found})
+            text = found
+    return request if text == request.text else replace(request, text=text)
+
+
+def latest_order(evidence: list, min_coverage: float) -> list:
+    """``latest_values``: the evidence answering alone first, the most recently stated (its validity's
+    start, else when it was written) first among them; the rest after, each part in its order."""
+    def place(item: tuple[int, decide_mod.Match]) -> tuple:
+        at, match = item
+        told = match.record["valid_time"]["from"] or match.created_at or ""
+        return (0, _reversed(told), at) if match.sufficient(min_coverage) else (1, "", at)
+    return [match for _, match in sorted(enumerate(evidence), key=place)]
+
+
+def _reversed(instant: str) -> str:
+    """A sort key ordering ISO instants latest first."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in instant)
+
+
+def _head_support(space, question: str, caller: str, forms: bool,
+                  scoped: bool = False) -> Callable[[str, dict], bool] | None:
     """``features.asked_head`` (``planner.asked_head_holders``): a what/which question asking a kind
     of thing and naming nothing else ("What shift did I work on Friday?") is supported only by a
     record holding that kind (the head, a member of its category or class, its key): "Worked
     overtime again" shares only the verb. On the supporting matches only (``_ReadTests``):
     ``(record_id, record) -> whether it fails``, None when the question is not of that form."""
-    holds = planner.asked_head_holders(space, question, caller, forms)
+    holds = planner.asked_head_holders(space, question, caller, forms, scoped)
     if holds is None:
         return None
     return lambda record_id, record: not holds(record_id)

@@ -189,6 +189,8 @@ def test_without_blocked_outweighs_the_generic_word_match_answers(tmp_path):
     path = folder / "retrieval-policy.json"
     policy = json.loads(path.read_text())
     policy["features"]["blocked_outweighs"] = False
+    # (``whole_attributes``, session 11, stops the cap too: "size" without "shoe" holds no shoe size)
+    policy["features"]["whole_attributes"] = False
     path.write_text(json.dumps(policy, indent=2) + "\n")
     store = make_store(tmp_path / "off", config=folder)
     candidate = store.mutate(add_env("My shoe size is 46.", "user.shoe_size", "tx-shoe", source="model_inference",

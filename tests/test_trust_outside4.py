@@ -61,7 +61,8 @@ def test_my_blood_type_is_not_answered_by_my_blood_thinner(tmp_path):
     for wrong in ("thinner", "riva"):
         for question in ("What is my blood type?", "What's my blood group?"):
             assert support(space, question)[wrong] == 0.0, (question, wrong)
-            assert support(space, question, off="compound_heads")[wrong] > 0.0, (question, wrong)
+            # (``whole_attributes``, session 11, reads the same compound: both off)
+            assert support(space, question, off="compound_heads,whole_attributes")[wrong] > 0.0, (question, wrong)
     # the twins: the type stated answers, and the thinner answers what it is
     assert support(space, "What is my blood type?")["type"] > 0.5
     assert support(space, "What blood thinner do I take?")["riva"] > 0.5

@@ -54,7 +54,12 @@ RETRIEVAL_FEATURES = ("feedback_expansion", "context_expansion",
                       "turn_relations", "age_search", "name_subjects", "possessed_names", "linked_names", "we_turns", "race_acts", "idiom_coverage",
                       "kind_members", "typo_terms", "unseen_heads", "errand_means", "thing_phrases", "synonyms_known",
                       "bare_genitives", "qualified_relations", "colloquial_relations", "doing_now", "kin_group", "thing_names", "speaker_relation_names", "occupation_search", "agent_nouns",
-                      "past_weekdays", "place_periods", "start_values", "count_so_far", "asked_durations", "period_news", "ended_links", "own_doings")
+                      "past_weekdays", "place_periods", "start_values", "count_so_far", "asked_durations", "period_news", "ended_links", "own_doings",
+                      "other_values", "whole_attributes", "place_residence",
+                      "typo_transpositions",
+                      "occupation_subjects", "indefinite_members",
+                      "negation_scope", "latest_values",
+                      "compound_senses")
 
 
 def enum(values):

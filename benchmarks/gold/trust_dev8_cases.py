@@ -147,7 +147,9 @@ STORES = [
         ("Am I allergic to penicillin?", V, ["tx-allergy"], ["tx-insulin"], "twin: the allergy answers"),
     ]),
     ("sam", FULL, [
-        ("Is Jordan a nurse?", U, [], ["tx-nurse", "tx-married"], "the speaker's own job is not Jordan's"),
+        # (changed in session 11, asked11, ``other_values``: written UNKNOWN, Jordan's other job answers "no")
+        ("Is Jordan a nurse?", V, ["tx-jordan-job"], ["tx-nurse", "tx-married"],
+         "the speaker's own job is not Jordan's; Jordan's other job answers no"),
         ("Does Jordan work at St James's hospital?", U, [], ["tx-nurse"], "variant: the speaker's workplace is not Jordan's"),
         ("Does Jordan play guitar?", U, [], ["tx-guitar", "tx-married"], "the speaker's instrument is not Jordan's"),
         ("What instrument does Jordan play?", U, [], ["tx-guitar"], "variant: asked by its type"),
@@ -155,7 +157,8 @@ STORES = [
          "records naming Jordan but not the predicate asked do not answer"),
         ("What does Jordan eat for breakfast?", U, [], ["tx-married", "tx-jordan-job", "tx-partner"],
          "variant: nothing about Jordan's breakfast"),
-        ("Is my brother a nurse?", U, [], ["tx-nurse"], "the brother is not the speaker"),
+        ("Is my brother a nurse?", V, ["tx-tom-job"], ["tx-nurse"],
+         "the brother is not the speaker; his other job answers no (changed in session 11: was UNKNOWN)"),
         ("Does Jordan work as a software engineer?", V, ["tx-jordan-job"], ["tx-nurse"], "twin: Jordan's job answers"),
         ("Do I play guitar?", V, ["tx-guitar"], [], "twin: the speaker's instrument"),
         ("Am I a nurse?", V, ["tx-nurse"], ["tx-jordan-job"], "twin: the speaker's job"),

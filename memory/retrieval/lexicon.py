@@ -38,6 +38,7 @@ class Category:
     place: bool = False
     after: Lazy | None = None   # words after which a capitalised name is a member
     strict: bool = False   # its members are names: one counts only with the rest of the question held
+    single: bool = False   # its members exclude each other for one subject (a job, a colour, a car's make)
 
     @property
     def members(self) -> tuple[frozenset[str], ...]:
@@ -91,7 +92,8 @@ def categories() -> dict[str, Category]:
         after = _split(entry.get("after", ""))
         pattern = Lazy(r"(?i:\b(?:%s))\s+(?:the\s+)?[A-Z]" % "|".join(
             re.escape(words).replace(r"\ ", r"\s+") for words in after)) if after else None
-        category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")))
+        category = Category(name, bool(entry.get("place")), pattern, bool(entry.get("strict")),
+                            bool(entry.get("single")))
         for word in _split(entry["names"]):
             terms = tokenize(word)
             if len(terms) == 1:   # a category is named by one word
@@ -292,20 +294,39 @@ _NEGATING = Lazy(r"(?i)n't\b|\b(?:not|never|no|none|nor|neither|without|cannot|s
 _CLAUSES = Lazy(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b", re.IGNORECASE)
 
 
+# ``features.negation_scope`` (issue 13, session 11, asked11): "and" before a negating word opens a clause of
+# its own, so a negation does not reach back over what was stated before it ("The user is coeliac and
+# avoids gluten": coeliac is stated, gluten avoided; "I love tennis and hate golf")
+_SCOPED_CLAUSES = Lazy(r"[.;:!?,()]|\b(?:but|although|though|whereas|while|except|instead)\b|\band\s+(?=(?:not|never|no|"
+                       r"avoid|avoids|avoided|hate|hates|dislike|dislikes|stopped|quit|quits|gave\s+up|gives\s+up|"
+                       r"[^\W\d_]+n't|cannot)\b)", re.IGNORECASE)
+
+
+def _clauses_of(scoped: bool) -> Lazy:
+    return _SCOPED_CLAUSES if scoped else _CLAUSES
+
+
 def negates(text: str) -> bool:
     """Whether a text negates or refuses something ("What drink do I avoid?", "I no longer ...")."""
     return bool(_NEGATING.search(text.replace("\u2019", "'")))
 
 
-def positive_terms(statement: str) -> frozenset[str]:
+def positive_terms(statement: str, scoped: bool = False) -> frozenset[str]:
     """The terms of the clauses of a statement that negate nothing: a member named in a clause
-    saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks)."""
+    saying "no longer", "not", "gave up" is not stated ("I grow leeks but not potatoes": leeks).
+    ``scoped`` (``negation_scope``): "and" before a negating word opens a clause."""
     text = statement.replace("\u2019", "'")
     held: set[str] = set()
-    for clause in _CLAUSES.split(text):
+    for clause in _clauses_of(scoped).split(text):
         if clause and not _NEGATING.search(clause):
             held.update(tokenize(clause))
     return frozenset(held)
+
+
+def positive_clauses(statement: str) -> list[str]:
+    """The clauses of a statement that negate nothing (``positive_terms``' clauses, as written)."""
+    return [clause for clause in _CLAUSES.split(statement.replace("\u2019", "'"))
+            if clause and not _NEGATING.search(clause)]
 
 
 # a place named after a preposition of place, or after a verb of moving and "to": "lives in Montréal",
@@ -518,6 +539,37 @@ def _only_in_compounds(term: str, tokens: list[str]) -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def _other_senses() -> dict[str, tuple[frozenset[str], ...]]:
+    """term -> the written phrases of two or more terms holding it in a group that does not hold the
+    term alone: another sense of it ("river bank" beside riverside, not bank; "spare time", "blood
+    work", "flat white"), not a kind of it ("red wine" beside wine, "bank account" beside bank)."""
+    found: dict[str, set[frozenset[str]]] = {}
+    for group in _groups_written():
+        for phrase in group:
+            if len(phrase) > 1:
+                for term in phrase:
+                    if frozenset({term}) not in group:
+                        found.setdefault(term, set()).add(phrase)
+    return {term: tuple(phrases) for term, phrases in found.items()}
+
+
+def compound_terms(term: str) -> tuple[frozenset[str], ...]:
+    """``compound_senses``: the written phrases holding ``term`` in another sense (``_other_senses``)."""
+    return _other_senses().get(term, ())
+
+
+def only_in_compounds(term: str, tokens: list[str]) -> bool:
+    """Whether every place ``tokens`` say ``term`` is inside a written phrase holding it in another
+    sense, said there word by word (False for a term no such phrase holds)."""
+    phrases = compound_terms(term)
+    at = [i for i, t in enumerate(tokens) if t == term]
+    if not phrases or not at:
+        return False
+    return all(any(frozenset(tokens[start:start + len(phrase)]) == phrase for phrase in phrases
+                   for start in range(max(0, i - len(phrase) + 1), i + 1)) for i in at)
+
+
 def synonym_terms(asked: tuple) -> list[str]:
     """Every term of the other phrases the asked groups write out (to find the records stating one;
     a category's members taken by '@' are read, not searched: "work" would search ~150 jobs)."""
@@ -596,14 +648,14 @@ def asked_negators(question: str) -> frozenset[str]:
     return frozenset(hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(question.replace("\u2019", "'")))
 
 
-def stated_terms(statement: str, asked: frozenset[str], settled: bool) -> frozenset[str]:
+def stated_terms(statement: str, asked: frozenset[str], settled: bool, scoped: bool = False) -> frozenset[str]:
     """``positive_terms``, with the terms of a clause whose negating words the question holds itself
     (``asked``: "allergic" for "Which antibiotic am I allergic to?"), and with ``settled`` (a yes/no
     question) of a clause plainly negated ("I don't eat meat" settles "Am I a vegetarian?"); never a
-    clause saying what ended ("I used to be vegetarian")."""
+    clause saying what ended ("I used to be vegetarian"). ``scoped``: as ``positive_terms``'."""
     text = statement.replace("\u2019", "'")
     held: set[str] = set()
-    for clause in _CLAUSES.split(text):
+    for clause in _clauses_of(scoped).split(text):
         if not clause:
             continue
         negators = {hit.group(0).lower() for hit in _NEGATOR_WORDS.finditer(clause)}
@@ -739,3 +791,24 @@ def without_errands(statement: str) -> str:
     def gone(hit: re.Match) -> str:
         return hit.group(0) if set(tokenize(hit.group(1))) & means else " "
     return _MOVING_OBJECT.sub(gone, statement.replace("\u2019", "'"))
+
+
+@lru_cache(maxsize=1)
+def _single_categories() -> tuple[Category, ...]:
+    """The categories whose members exclude each other for one subject ('single': true)."""
+    return tuple({c.name: c for c in categories().values() if c.single}.values())
+
+
+def single_values(terms: frozenset[str]) -> tuple[tuple[Category, frozenset[str]], ...]:
+    """``features.other_values``: the members of a 'single' category that ``terms`` hold, with
+    their category ("a plumber": job, plumber; "red": colour, red)."""
+    return tuple((category, member) for category in _single_categories()
+                 if not terms.isdisjoint(_member_union(category.name))
+                 for member in category.members if member <= terms)
+
+
+def holds_member(category: Category, positive: frozenset[str]) -> bool:
+    """Whether terms stated in clauses negating nothing hold a member of ``category``."""
+    return not positive.isdisjoint(_member_union(category.name)) and any(
+        member <= positive for member in category.members)
+
