@@ -1493,12 +1493,14 @@ def thing_phrase_holders(space: SearchSpace, features,
     return holds
 
 
-def _kind_share(share: Callable[[frozenset[str], str], float],
-                kinds: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
-    """``kind_members``: ``share`` with the kind names a record holds by a unit or a member."""
-    if kinds is None:
+def _share_adding(share: Callable[[frozenset[str], str], float],
+                  more: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
+    """``share`` with the terms ``more(record_id)`` says a record holds in other words (``kind_members``:
+    the kind names it holds by a unit or a member; ``other_values``: the value asked, held by a record
+    stating another of its attribute); ``share`` itself when ``more`` is None."""
+    if more is None:
         return share
-    return lambda held, record_id: share(held | kinds(record_id), record_id)
+    return lambda held, record_id: share(held | more(record_id), record_id)
 
 
 # ``yes_no_names``: a yes/no question asking whether someone is called a name ("Is Tariq's brother called
@@ -2196,8 +2198,8 @@ def _set_up_support(space: SearchSpace, question: str, settings: dict, features,
     kinds_of = kind_reader(space, question, features, forms)   # ``kind_members``
     heads = unseen_head_holders(space, question, caller, features, forms)   # ``unseen_heads``
     errands = errand_means(question, features)   # ``errand_means``
-    share_in = _kind_share(share_in, kinds_of)
-    share_in = _other_value_share(share_in, others)   # ``other_values``: "Tomasz teaches violin" holds "plumber"
+    share_in = _share_adding(share_in, kinds_of)
+    share_in = _share_adding(share_in, others)   # ``other_values``: "Tomasz teaches violin" holds "plumber"
     if features("compound_senses"):   # "We walked along the river bank" holds no "bank" of "Which bank ...?"
         share_in = _sense_share(share_in, space, question)
     if occupation and set(weights) - occupation - _WHEN_TERMS - _NOW_TERMS:
@@ -5488,14 +5490,6 @@ def other_value_reader(space: SearchSpace, question: str, features) -> Callable[
                 read, space.records[record_id]["statement"]) else frozenset()
         return found
     return held
-
-
-def _other_value_share(share: Callable[[frozenset[str], str], float],
-                       others: Callable[[str], frozenset[str]] | None) -> Callable[[frozenset[str], str], float]:
-    """``other_values``: ``share`` with the value asked held by a record stating another of its attribute."""
-    if others is None:
-        return share
-    return lambda held, record_id: share(held | others(record_id), record_id)
 
 
 def other_values_known(question: str, others: Callable[[str], frozenset[str]] | None) -> frozenset[str]:
