@@ -5640,9 +5640,9 @@ def _sense_share(share_in: Callable[[frozenset[str], str], float], space: Search
     def shared(held: frozenset[str], record_id: str) -> float:
         found = cache.get((record_id, terms))
         if found is None:
-            tokens = tokenize(space.records[record_id]["statement"])
-            found = cache[(record_id, terms)] = frozenset(
-                t for t in terms if t in held and lexicon.only_in_compounds(t, tokens))
+            inside = [t for t in terms if t in held]   # (most measured records hold none: no tokenizing)
+            tokens = tokenize(space.records[record_id]["statement"]) if inside else ()
+            found = cache[(record_id, terms)] = frozenset(t for t in inside if lexicon.only_in_compounds(t, tokens))
         return share_in(held - found if found else held, record_id)
     return shared
 
