@@ -1315,20 +1315,28 @@ def typo_read(space: SearchSpace, question: str) -> tuple[str, dict[str, str]] |
     lexicon — as the word of the packaged lexicon (a relation, a category or member, an everyday word)
     whose term the scope holds when exactly one such term is one edit away ("brothr" -> "brother"). A real word the scope never saw ("visa") has no seen neighbour and keeps
     its weight as an unseen term."""
-    text = question.replace("\u2019", "'")
-    read: dict[str, str] = {}
-    pieces, at = [], 0
-    for number, hit in enumerate(_TYPED_WORD.finditer(text)):
-        word, low = hit.group(0), hit.group(0).lower()
-        found = None
+    def typed(number: int, word: str) -> str | None:
+        low, found = word.lower(), None
         if number == 0 and low not in _QUESTION_WORDS and "'" not in low:
             near = [w for w in _QUESTION_WORDS if w in _one_edit(low)] if len(low) >= 3 else []
             found = _UNAPOSTROPHISED.get(low) or (near[0] if len(near) == 1 else None)
         elif len(low) >= 5 and word == low and low.isalpha():
             found = _seen_neighbour(space, low)
+        return found[0].upper() + found[1:] if found and word[0].isupper() else found
+    return _words_read(question, typed)
+
+
+def _words_read(question: str, read_as: Callable[[int, str], str | None]) -> tuple[str, dict[str, str]] | None:
+    """``question`` with each typed word (its place among the words, the word) that ``read_as`` reads
+    as another word replaced by it, and {typed: read}; None when it reads none (``typo_read``,
+    ``transposition_read``)."""
+    text = question.replace("\u2019", "'")
+    read: dict[str, str] = {}
+    pieces, at = [], 0
+    for number, hit in enumerate(_TYPED_WORD.finditer(text)):
+        found = read_as(number, hit.group(0))
         if found:
-            found = found[0].upper() + found[1:] if word[0].isupper() else found
-            read[word] = found
+            read[hit.group(0)] = found
             pieces += [text[at:hit.start()], found]
             at = hit.end()
     if not read:
@@ -1361,21 +1369,8 @@ def transposition_read(space: SearchSpace, question: str) -> tuple[str, dict[str
     """``typo_transpositions``: ``question`` with each lower-case word of three letters or more whose
     term the scope never saw read as the scope word two of its adjacent letters swapped make
     (``_transposed_neighbour``), and {typed: read}; None when no word is read so."""
-    text = question.replace("\u2019", "'")
-    read: dict[str, str] = {}
-    pieces, at = [], 0
-    for hit in _TYPED_WORD.finditer(text):
-        word = hit.group(0)
-        if len(word) < 3 or word != word.lower() or not word.isalpha():
-            continue
-        found = _transposed_neighbour(space, word)
-        if found:
-            read[word] = found
-            pieces += [text[at:hit.start()], found]
-            at = hit.end()
-    if not read:
-        return None
-    return "".join(pieces) + text[at:], read
+    return _words_read(question, lambda number, word: _transposed_neighbour(space, word)
+                       if len(word) >= 3 and word == word.lower() and word.isalpha() else None)
 
 
 def _transposed_neighbour(space: SearchSpace, word: str) -> str | None:
